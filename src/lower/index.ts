@@ -1,0 +1,153 @@
+/**
+ * Lowering: a JSON Schema (lossless JSON) → the IR. One dispatcher; one file per kind.
+ *
+ * A schema object may combine several keywords that each constrain the value (`type` with
+ * `oneOf`, `properties` with `anyOf`, `$ref` with `allOf`…). Each such keyword becomes one
+ * node; when there is more than one they are the members of an intersection with origin
+ * `keywords`, in this fixed order: type (or what implies it), enum, const, $ref, allOf, anyOf,
+ * oneOf. Annotations and `nullable` stay on the outer node.
+ */
+import { isJsonArray, isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../ir/json.js';
+import { EMPTY_META, type IrBase, type IrNode, type IrOrigin, type IrTool } from '../ir/nodes.js';
+import type { ToolDefinition } from '../input/types.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { fromArray } from './array.js';
+import { LowerContext, type LowerOptions } from './context.js';
+import { lowerMeta } from './meta.js';
+import { fromObject } from './object.js';
+import { prepass } from './prepass.js';
+import { fromRef, resolvePointer } from './refs.js';
+import { fromBoolean, fromNull, fromNumber, fromString } from './scalar.js';
+import { fromAllOf, fromTypeArray, fromUnion } from './union.js';
+
+export { DEFAULT_LIMITS, type LowerLimits, type LowerOptions } from './context.js';
+
+const OBJECT_KEYWORDS = ['properties', 'additionalProperties', 'patternProperties', 'required', 'minProperties', 'maxProperties', 'propertyNames'];
+const ARRAY_KEYWORDS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'];
+
+/** Lower one sub-schema found at `pointer` (relative to the tool's parameters). */
+export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: LowerContext): IrNode {
+  ctx.nodes++;
+  if (schema === true) return { pointer, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'true' };
+  if (schema === false) return { pointer, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'false' };
+  if (!isJsonObject(schema)) {
+    ctx.report('warning', 'schema/invalid-subschema', pointer, `a schema must be an object or a boolean, found a ${jsonTypeOf(schema)}; it is shown as any`);
+    return { pointer, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' };
+  }
+  if (depth > ctx.limits.maxDepth) {
+    ctx.report('error', 'schema/too-deep', pointer, `the schema nests deeper than ${ctx.limits.maxDepth} levels`);
+    return { pointer, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' };
+  }
+  const base: IrBase = { pointer, meta: lowerMeta(schema, pointer, ctx), nullable: schema.get('nullable') === true };
+  const bare: IrBase = { pointer, meta: EMPTY_META, nullable: false };
+  const parts: IrNode[] = [];
+
+  // type, or what implies one
+  const type = schema.get('type');
+  let typed = false;
+  if (typeof type === 'string') {
+    parts.push(lowerByTypeName(type, bare, schema, pointer, depth, ctx, 'type'));
+    typed = true;
+  } else if (isJsonArray(type)) {
+    const u = fromTypeArray(bare, type, schema, pointer, depth, ctx);
+    if (u) {
+      parts.push(u);
+      typed = true;
+    }
+  } else if (type !== undefined) {
+    ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, `type is a ${jsonTypeOf(type)}, not a name or a list of names; it is ignored`);
+  }
+  if (!typed) {
+    if (OBJECT_KEYWORDS.some((k) => schema.has(k))) parts.push(fromObject(bare, schema, pointer, depth, ctx, 'implicit'));
+    else if (ARRAY_KEYWORDS.some((k) => schema.has(k))) parts.push(fromArray(bare, schema, pointer, depth, ctx, 'implicit'));
+  }
+  const en = schema.get('enum');
+  if (!typed && isJsonArray(en)) parts.push({ ...bare, kind: 'enum', values: en, origin: 'enum' });
+  else if (en !== undefined && !isJsonArray(en)) ctx.report('warning', 'schema/enum-not-array', `${pointer}/enum`, `enum is a ${jsonTypeOf(en)}, not an array; it is ignored`);
+  if (schema.has('const')) parts.push({ ...bare, kind: 'literal', value: schema.get('const') as JsonValue });
+  const ref = schema.get('$ref');
+  if (typeof ref === 'string') parts.push(fromRef(bare, ref, ctx));
+  for (const kw of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const v = schema.get(kw);
+    if (v === undefined) continue;
+    if (!isJsonArray(v)) {
+      ctx.report('warning', 'schema/invalid-subschema', `${pointer}/${kw}`, `${kw} is a ${jsonTypeOf(v)}, not an array of schemas; it is ignored`);
+      continue;
+    }
+    parts.push(kw === 'allOf' ? fromAllOf(bare, v, pointer, depth, ctx) : fromUnion(bare, v, kw, pointer, depth, ctx));
+  }
+
+  if (parts.length === 0) {
+    const unsupported = schema.has('not') || schema.has('if');
+    return { ...base, kind: 'any', reason: unsupported ? 'unsupported' : 'empty' };
+  }
+  if (parts.length === 1) return { ...parts[0], pointer, meta: base.meta, nullable: base.nullable } as IrNode;
+  return { ...base, kind: 'intersection', origin: 'keywords', members: parts };
+}
+
+/** The node for one `type` name, reading the schema's other keywords under that type. */
+export function lowerByTypeName(name: string, base: IrBase, schema: JsonObject, pointer: string, depth: number, ctx: LowerContext, origin: IrOrigin): IrNode {
+  switch (name) {
+    case 'string':
+      return fromString(base, schema, origin);
+    case 'number':
+      return fromNumber(base, schema, origin, false);
+    case 'integer':
+      return fromNumber(base, schema, origin, true);
+    case 'boolean':
+      return fromBoolean(base, schema, origin);
+    case 'null':
+      return fromNull(base, origin);
+    case 'object':
+      return fromObject(base, schema, pointer, depth, ctx, origin);
+    case 'array':
+      return fromArray(base, schema, pointer, depth, ctx, origin);
+    default:
+      ctx.report('warning', 'schema/unknown-type', `${pointer}/type`, `type ${JSON.stringify(name)} is not a JSON Schema type (string, number, integer, boolean, null, object, array); it is shown as any`);
+      return { ...base, kind: 'any', reason: 'unknown-type', typeName: name };
+  }
+}
+
+/** Result of lowering one schema. */
+export interface LowerResult {
+  readonly node: IrNode;
+  /** Lowered `$ref` targets by pointer. */
+  readonly definitions: ReadonlyMap<string, IrNode>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Lower a JSON Schema (lossless JSON) to the IR; every `$ref` target is lowered once. */
+export function lowerSchema(schema: JsonValue, options: LowerOptions = {}): LowerResult {
+  const ctx = new LowerContext(schema, options);
+  if (!prepass(schema, ctx)) {
+    return { node: { pointer: '', meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' }, definitions: ctx.definitions, diagnostics: ctx.diagnostics };
+  }
+  const node = lowerAt(schema, '', 0, ctx);
+  while (ctx.pending.length > 0) {
+    const target = ctx.pending.shift() as string;
+    if (ctx.definitions.has(target)) continue;
+    if (target === '') {
+      ctx.definitions.set(target, node);
+      continue;
+    }
+    // reserve the slot first so a ref met while lowering the target is not queued again
+    const placeholder: IrNode = { pointer: target, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'empty' };
+    ctx.definitions.set(target, placeholder);
+    ctx.definitions.set(target, lowerAt(resolvePointer(schema, target) ?? true, target, 1, ctx));
+  }
+  return { node, definitions: ctx.definitions, diagnostics: ctx.diagnostics };
+}
+
+/** Lower one tool: its parameters (when present and not null) and its description. */
+export function lowerTool(tool: ToolDefinition, options: Omit<LowerOptions, 'tool' | 'basePointer'> = {}): { tool: IrTool; diagnostics: readonly Diagnostic[] } {
+  const params = tool.parameters;
+  const description = typeof tool.description === 'string' ? tool.description : undefined;
+  if (params === undefined || params === null) {
+    return { tool: { name: tool.name, ...(description !== undefined ? { description } : {}), definitions: new Map(), pointer: tool.pointer }, diagnostics: [] };
+  }
+  const r = lowerSchema(params, { ...options, tool: tool.name, basePointer: tool.parametersPointer });
+  return {
+    tool: { name: tool.name, ...(description !== undefined ? { description } : {}), parameters: r.node, definitions: r.definitions, pointer: tool.pointer },
+    diagnostics: r.diagnostics,
+  };
+}

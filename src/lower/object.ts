@@ -1,0 +1,60 @@
+/** Objects: properties in document order, required, additionalProperties, patternProperties. */
+import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, jsonTypeOf, type JsonObject } from '../ir/json.js';
+import type { IrBase, IrNode, IrObject, IrOrigin, IrProperty } from '../ir/nodes.js';
+import type { LowerContext } from './context.js';
+import { lowerAt } from './index.js';
+import { opt } from './scalar.js';
+
+/** An object schema (`type: object`, or implied by `properties` and its kin). */
+export function fromObject(base: IrBase, schema: JsonObject, pointer: string, depth: number, ctx: LowerContext, origin: IrOrigin): IrObject {
+  const requiredRaw = schema.get('required');
+  const required = new Set<string>();
+  if (isJsonArray(requiredRaw)) {
+    requiredRaw.forEach((r, k) => {
+      if (typeof r === 'string') required.add(r);
+      else ctx.report('warning', 'schema/required-not-string', `${pointer}/required/${k}`, `a required entry is a ${jsonTypeOf(r)}, not a property name; it is ignored`);
+    });
+  } else if (requiredRaw !== undefined) {
+    ctx.report('warning', 'schema/required-not-array', `${pointer}/required`, `required is a ${jsonTypeOf(requiredRaw)}, not an array of names; no property is marked required by it`);
+  }
+
+  const props = schema.get('properties');
+  const properties: IrProperty[] = [];
+  if (isJsonObject(props)) {
+    for (const [name, sub] of props) {
+      const p = `${pointer}/properties/${escapePointerToken(name)}`;
+      if (isJsonObject(sub) && sub.get('required') === true) {
+        ctx.report('warning', 'schema/required-boolean', `${p}/required`, '`required: true` on a property is draft-03 style; list the name in the parent\'s `required` array instead (the property is shown as optional)');
+      }
+      properties.push({ name, required: required.has(name), schema: lowerAt(sub, p, depth + 1, ctx) });
+    }
+  } else if (props !== undefined && props !== null) {
+    ctx.report('warning', 'schema/properties-not-object', `${pointer}/properties`, `properties is a ${jsonTypeOf(props)}, not an object of schemas; no property can be shown`);
+  }
+  const names = new Set(properties.map((p) => p.name));
+  const extraRequired = [...required].filter((r) => !names.has(r));
+
+  const addRaw = schema.get('additionalProperties');
+  let additional: IrNode | false | undefined;
+  if (addRaw === false) additional = false;
+  else if (addRaw !== undefined && addRaw !== true) additional = lowerAt(addRaw, `${pointer}/additionalProperties`, depth + 1, ctx);
+
+  const patternProperties: { pattern: string; schema: IrNode }[] = [];
+  const pp = schema.get('patternProperties');
+  if (isJsonObject(pp)) {
+    for (const [pattern, sub] of pp) patternProperties.push({ pattern, schema: lowerAt(sub, `${pointer}/patternProperties/${escapePointerToken(pattern)}`, depth + 1, ctx) });
+  }
+  const minP = schema.get('minProperties');
+  const maxP = schema.get('maxProperties');
+  return {
+    ...base,
+    kind: 'object',
+    origin,
+    properties,
+    extraRequired,
+    ...opt('additional', additional),
+    patternProperties,
+    ...opt('minProperties', isJsonNumber(minP) ? minP : undefined),
+    ...opt('maxProperties', isJsonNumber(maxP) ? maxP : undefined),
+  };
+}

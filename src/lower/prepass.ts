@@ -1,0 +1,104 @@
+/**
+ * The pre-pass: json-schema-traverse visits every sub-schema with its JSON Pointer before
+ * lowering. It enforces the limits (depth, size), reports keywords no JSON Schema draft or
+ * OpenAPI defines, and resolves every local `$ref` (detecting ref-only cycles) so the
+ * lowering only looks answers up.
+ */
+import traverse from 'json-schema-traverse';
+import { isJsonArray, isJsonObject, toJs, type JsonValue } from '../ir/json.js';
+import type { LowerContext } from './context.js';
+import { localRefPointer, resolvePointer } from './refs.js';
+
+// json-schema-traverse 1.0 predates 2020-12: teach it the sub-schema keywords it lacks.
+const tables = traverse as unknown as Record<'arrayKeywords' | 'propsKeywords' | 'keywords', Record<string, boolean>>;
+tables.arrayKeywords.prefixItems = true;
+tables.propsKeywords.dependentSchemas = true;
+tables.keywords.unevaluatedItems = true;
+tables.keywords.unevaluatedProperties = true;
+tables.keywords.contentSchema = true;
+
+/** Every keyword of JSON Schema drafts 4 to 2020-12, plus OpenAPI's and Gemini's. */
+export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
+  // core and applicators
+  '$schema', '$id', 'id', '$ref', '$defs', 'definitions', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$comment', '$vocabulary',
+  'type', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
+  'dependencies', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties',
+  'items', 'prefixItems', 'additionalItems', 'contains', 'minContains', 'maxContains', 'minItems', 'maxItems', 'uniqueItems', 'unevaluatedItems',
+  'format', 'pattern', 'minLength', 'maxLength', 'contentMediaType', 'contentEncoding', 'contentSchema',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  // annotations
+  'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
+  // OpenAPI 3.0 and Gemini
+  'nullable', 'example', 'discriminator', 'xml', 'externalDocs', 'propertyOrdering',
+]);
+
+/**
+ * Run the pre-pass over one tool's parameters schema. Returns false when a limit is
+ * exceeded (an error is reported and the schema must not be lowered).
+ */
+export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
+  if (!isJsonObject(schema)) return true;
+  // Depth and size first, iteratively: json-schema-traverse recurses.
+  const maxJsonDepth = ctx.limits.maxDepth * 2 + 2;
+  let count = 0;
+  const stack: [JsonValue, number][] = [[schema, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop() as [JsonValue, number];
+    if (d > maxJsonDepth) {
+      ctx.report('error', 'schema/too-deep', '', `the schema nests deeper than ${ctx.limits.maxDepth} levels; it is not rendered`);
+      return false;
+    }
+    if (++count > ctx.limits.maxNodes) {
+      ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
+      return false;
+    }
+    if (isJsonObject(v)) for (const x of v.values()) stack.push([x, d + 1]);
+    else if (isJsonArray(v)) for (const x of v) stack.push([x, d + 1]);
+  }
+
+  traverse(toJs(schema) as traverse.SchemaObject, { allKeys: false }, (sub, pointer) => {
+    for (const key of Object.keys(sub)) {
+      if (KNOWN_KEYWORDS.has(key)) continue;
+      if (key.startsWith('x-')) continue; // vendor extensions are allowed by OpenAPI and ignored
+      ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+    }
+    const ref = sub.$ref;
+    if (typeof ref === 'string') resolveRef(schema, ref, pointer, ctx);
+  });
+  return true;
+}
+
+/** Resolve one `$ref` and record the answer for the lowering. */
+function resolveRef(root: JsonValue, ref: string, pointer: string, ctx: LowerContext): void {
+  if (ctx.refs.has(ref)) return;
+  const target = localRefPointer(ref);
+  const resolved = target === undefined ? undefined : resolvePointer(root, target);
+  if (target === undefined || resolved === undefined) {
+    ctx.refs.set(ref, { status: 'unresolved' });
+    ctx.report('warning', 'schema/unresolved-ref', `${pointer}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
+    return;
+  }
+  if (refOnlyCycle(root, target)) {
+    ctx.refs.set(ref, { status: 'circular', target });
+    ctx.report('warning', 'schema/ref-cycle', `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
+    return;
+  }
+  ctx.refs.set(ref, { status: 'ok', target });
+}
+
+/** True when following `$ref` from the target alone comes back (no schema in between). */
+function refOnlyCycle(root: JsonValue, start: string): boolean {
+  const seen = new Set<string>();
+  let p: string | undefined = start;
+  while (p !== undefined) {
+    if (seen.has(p)) return true;
+    seen.add(p);
+    const s = resolvePointer(root, p);
+    if (!isJsonObject(s)) return false;
+    const r = s.get('$ref');
+    if (typeof r !== 'string') return false;
+    p = localRefPointer(r);
+  }
+  return false;
+}
