@@ -248,10 +248,11 @@ export interface IrCatalog {
 /** An empty meta. */
 export const EMPTY_META: IrMeta = Object.freeze({ examples: Object.freeze([]) as readonly JsonValue[], deprecated: false, readOnly: false, writeOnly: false });
 
-/** True when the node has a non-empty `enum` (directly, or as a member of a keywords intersection). */
+/** True when the schema had a non-empty `enum` (the node, a member of its keywords intersection, or a variant of its type list). */
 export function hasNonEmptyEnum(node: IrNode): boolean {
   if (node.kind === 'enum') return node.values.length > 0;
   if (node.kind === 'intersection' && node.origin === 'keywords') return node.members.some(hasNonEmptyEnum);
+  if (node.kind === 'union' && node.origin === 'typeArray') return node.variants.some(hasNonEmptyEnum);
   return false;
 }
 
