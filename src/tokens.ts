@@ -1,0 +1,86 @@
+/** Exact o200k_harmony token counts: ordinary BPE for text, one token per envelope special (spec harmony §7). */
+import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_harmony';
+
+/** The Harmony special tokens and their ids in o200k_harmony. */
+export const HARMONY_SPECIAL_TOKENS: Readonly<Record<string, number>> = Object.freeze({
+  '<|startoftext|>': 199998,
+  '<|endoftext|>': 199999,
+  '<|return|>': 200002,
+  '<|constrain|>': 200003,
+  '<|channel|>': 200005,
+  '<|start|>': 200006,
+  '<|end|>': 200007,
+  '<|message|>': 200008,
+  '<|call|>': 200012,
+});
+
+/** The token that ends a Harmony message. */
+export type HarmonyEndToken = '<|end|>' | '<|call|>' | '<|return|>';
+
+/** One Harmony message as text: its header (e.g. `developer`, `assistant<|channel|>final`) and content. */
+export interface HarmonyMessageText {
+  readonly header: string;
+  readonly content: string;
+  /** Defaults to `<|end|>`. */
+  readonly end?: HarmonyEndToken;
+}
+
+// Every `<|…|>` spelling is ordinary text (the reference never turns text into a special token).
+// An empty disallowed set stops gpt-tokenizer from throwing on such spellings; no allowed set means
+// it never emits a special id for them. (gpt-tokenizer 4.0.0 also only finds an allowed special at the
+// very start of the text, so we never ask it for specials: the envelope is counted here.)
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+// The specials a header may hold as real envelope tokens (spec harmony §1: channel, ` <|constrain|>json`).
+const HEADER_SPECIALS = /(<\|channel\|>|<\|constrain\|>)/;
+const HEADER_SPECIAL_IDS: ReadonlyMap<string, number> = new Map([
+  ['<|channel|>', 200005],
+  ['<|constrain|>', 200003],
+]);
+
+/** Number of tokens in the text under ordinary BPE; special-token spellings count as plain text. */
+export function countTextTokens(text: string): number {
+  return text === '' ? 0 : countTokens(text, PLAIN_TEXT);
+}
+
+/** Token ids of the text under ordinary BPE; special-token spellings are encoded as plain text. */
+export function encodeText(text: string): number[] {
+  return text === '' ? [] : encode(text, PLAIN_TEXT);
+}
+
+/** Split a header into text pieces and its `<|channel|>` / `<|constrain|>` envelope tokens. */
+function headerParts(header: string): string[] {
+  return header.split(HEADER_SPECIALS).filter((p) => p !== '');
+}
+
+function endToken(end: HarmonyEndToken | undefined): HarmonyEndToken {
+  return end ?? '<|end|>';
+}
+
+/** Tokens of a whole message, `<|start|>` to its end token inclusive. */
+export function countMessageTokens(message: HarmonyMessageText): number {
+  let n = 1; // <|start|>
+  for (const part of headerParts(message.header)) {
+    n += HEADER_SPECIAL_IDS.has(part) ? 1 : countTextTokens(part);
+  }
+  return n + 1 + countTextTokens(message.content) + 1; // <|message|> … end
+}
+
+/** Token ids of a whole message, `<|start|>` to its end token inclusive (envelope specials as their ids). */
+export function encodeMessage(message: HarmonyMessageText): number[] {
+  const ids: number[] = [HARMONY_SPECIAL_TOKENS['<|start|>']];
+  for (const part of headerParts(message.header)) {
+    const special = HEADER_SPECIAL_IDS.get(part);
+    if (special !== undefined) ids.push(special);
+    else appendAll(ids, encodeText(part));
+  }
+  ids.push(HARMONY_SPECIAL_TOKENS['<|message|>']);
+  appendAll(ids, encodeText(message.content));
+  ids.push(HARMONY_SPECIAL_TOKENS[endToken(message.end)]);
+  return ids;
+}
+
+// Push without spreading (a spread of a very long array overflows the call stack).
+function appendAll(into: number[], ids: readonly number[]): void {
+  for (const id of ids) into.push(id);
+}
