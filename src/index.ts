@@ -181,3 +181,27 @@ export function renderPrompt(options: PromptOptions = {}): PromptResult {
   };
 }
 
+
+/** The parts of a prompt the CLI and batch rendering can print. */
+export type Part = 'system' | 'developer' | 'catalog' | 'prompt';
+
+/** Options of `renderPart`: a prompt's options and which part to return. */
+export interface PartOptions extends PromptOptions {
+  /** Which part: the system or developer message content, the tools section, or the whole prompt. Default `prompt`. */
+  readonly part?: Part;
+}
+
+/** One part of the prompt for these tools: what `render --part` prints. */
+export function renderPart(tools: ToolsInput, options: PartOptions = {}): RenderResult {
+  const p = renderPrompt({ ...options, tools });
+  switch (options.part ?? 'prompt') {
+    case 'system':
+      return { text: p.system, diagnostics: p.diagnostics };
+    case 'developer':
+      return { text: p.developer ?? '', diagnostics: p.diagnostics };
+    case 'catalog':
+      return { text: p.catalog ?? '', diagnostics: p.diagnostics };
+    case 'prompt':
+      return { text: p.text, diagnostics: p.diagnostics };
+  }
+}

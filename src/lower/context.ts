@@ -36,8 +36,12 @@ export class LowerContext {
   readonly root: JsonValue;
   /** Lowered targets of `$ref`s, by pointer (relative to root). */
   readonly definitions = new Map<string, IrNode>();
-  /** Ref targets still to lower. */
+  /** Ref targets still to lower, in the order met. */
   readonly pending: string[] = [];
+  /** Every target ever queued (so a target is queued once). */
+  readonly queued = new Set<string>();
+  /** Memo of the pre-pass's ref-only-cycle answers, by pointer. */
+  readonly refCycles = new Map<string, boolean>();
   /** `$ref` strings resolved by the pre-pass. */
   readonly refs = new Map<string, RefResolution>();
   nodes = 0;

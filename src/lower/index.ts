@@ -123,19 +123,17 @@ export function lowerSchema(schema: JsonValue, options: LowerOptions = {}): Lowe
     return { node: { pointer: '', meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' }, definitions: ctx.definitions, diagnostics: ctx.diagnostics };
   }
   const node = lowerAt(schema, '', 0, ctx);
-  while (ctx.pending.length > 0) {
-    const target = ctx.pending.shift() as string;
-    if (ctx.definitions.has(target)) continue;
-    if (target === '') {
-      ctx.definitions.set(target, node);
-      continue;
-    }
-    // reserve the slot first so a ref met while lowering the target is not queued again
-    const placeholder: IrNode = { pointer: target, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'empty' };
-    ctx.definitions.set(target, placeholder);
-    ctx.definitions.set(target, lowerAt(resolvePointer(schema, target) ?? true, target, 1, ctx));
+  for (let k = 0; k < ctx.pending.length; k++) {
+    const target = ctx.pending[k];
+    ctx.definitions.set(target, target === '' ? node : lowerAt(resolvePointer(schema, target) ?? true, target, 1, ctx));
   }
-  return { node, definitions: ctx.definitions, diagnostics: ctx.diagnostics };
+  // a ref target inside the schema's own tree is lowered twice: report its findings once
+  const seen = new Set<string>();
+  const diagnostics = ctx.diagnostics.filter((d) => {
+    const key = `${d.code}\u0000${d.path}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  return { node, definitions: ctx.definitions, diagnostics };
 }
 
 /** Lower one tool: its parameters (when present and not null) and its description. */

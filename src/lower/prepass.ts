@@ -79,7 +79,7 @@ function resolveRef(root: JsonValue, ref: string, pointer: string, ctx: LowerCon
     ctx.report('warning', 'schema/unresolved-ref', `${pointer}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
     return;
   }
-  if (refOnlyCycle(root, target)) {
+  if (refOnlyCycle(root, target, ctx.refCycles)) {
     ctx.refs.set(ref, { status: 'circular', target });
     ctx.report('warning', 'schema/ref-cycle', `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
     return;
@@ -87,18 +87,34 @@ function resolveRef(root: JsonValue, ref: string, pointer: string, ctx: LowerCon
   ctx.refs.set(ref, { status: 'ok', target });
 }
 
-/** True when following `$ref` from the target alone comes back (no schema in between). */
-function refOnlyCycle(root: JsonValue, start: string): boolean {
-  const seen = new Set<string>();
+/**
+ * True when following `$ref`s from the target never reaches a schema (the chain loops).
+ * Answers are memoised per pointer, so long chains cost linear time.
+ */
+function refOnlyCycle(root: JsonValue, start: string, memo: Map<string, boolean>): boolean {
+  const path: string[] = [];
+  const onPath = new Set<string>();
   let p: string | undefined = start;
-  while (p !== undefined) {
-    if (seen.has(p)) return true;
-    seen.add(p);
+  let result = false;
+  for (;;) {
+    if (p === undefined) break;
+    const known = memo.get(p);
+    if (known !== undefined) {
+      result = known;
+      break;
+    }
+    if (onPath.has(p)) {
+      result = true;
+      break;
+    }
+    onPath.add(p);
+    path.push(p);
     const s = resolvePointer(root, p);
-    if (!isJsonObject(s)) return false;
+    if (!isJsonObject(s)) break;
     const r = s.get('$ref');
-    if (typeof r !== 'string') return false;
+    if (typeof r !== 'string') break;
     p = localRefPointer(r);
   }
-  return false;
+  for (const q of path) memo.set(q, result);
+  return result;
 }

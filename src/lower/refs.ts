@@ -38,7 +38,10 @@ export function fromRef(base: IrBase, ref: string, ctx: LowerContext): IrRef {
   const r = ctx.refs.get(ref);
   if (!r || r.status === 'unresolved') return { ...base, kind: 'ref', ref };
   const target = r.target;
-  if (r.status === 'ok' && !ctx.definitions.has(target) && !ctx.pending.includes(target)) ctx.pending.push(target);
+  if (r.status === 'ok' && !ctx.queued.has(target)) {
+    ctx.queued.add(target);
+    ctx.pending.push(target);
+  }
   return { ...base, kind: 'ref', ref, target, name: refName(target), ...(r.status === 'circular' ? { circular: true } : {}) };
 }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+/** The harmony-catalog command line: one file per command, dispatched here. */
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { processIo, type CliIo } from './io.js';
+import { renderCommand } from './render.js';
+
+type Command = { readonly summary: string; readonly run: (argv: readonly string[], io: CliIo) => Promise<number> };
+
+/** The commands, by name. */
+export const COMMANDS: Record<string, Command> = {
+  render: { summary: 'print the prompt (or a part of it) the model reads for a tool file', run: renderCommand },
+};
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The top-level help. */
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return `Usage: harmony-catalog <command> [options]
+
+Compile JSON Schema tool definitions into the exact text a model reads
+(gpt-oss Harmony as openai-harmony and the official chat template print it, and more).
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  .join('\n')}
+
+Run 'harmony-catalog <command> --help' for a command's options.
+Options: -h, --help   this help;  -v, --version   the version
+`;
+}
+
+/** Run the CLI with these arguments; resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '-h' || cmd === '--help' || cmd === 'help') {
+    io.stdout(mainHelp());
+    return cmd === undefined ? 2 : 0;
+  }
+  if (cmd === '-v' || cmd === '--version') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  const c = COMMANDS[cmd];
+  if (!c) {
+    io.stderr(`harmony-catalog: unknown command ${JSON.stringify(cmd)}\nRun 'harmony-catalog --help' for the commands.\n`);
+    return 2;
+  }
+  return c.run(rest, io);
+}
+
+function isEntry(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`harmony-catalog: internal error: ${(e as Error)?.message ?? String(e)}\nPlease report this with the input that caused it.\n`);
+      process.exitCode = 70;
+    },
+  );
+}
