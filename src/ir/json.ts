@@ -330,6 +330,7 @@ export class JsValueError extends Error {
 
 /** Escape one JSON Pointer reference token. */
 export function escapePointerToken(token: string): string {
+  if (token.indexOf('~') < 0 && token.indexOf('/') < 0) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -393,7 +394,9 @@ export function toJs(v: JsonValue): unknown {
   if (Array.isArray(v)) return v.map(toJs);
   const out: Record<string, unknown> = {};
   for (const [k, x] of v as JsonObject) {
-    Object.defineProperty(out, k, { value: toJs(x), enumerable: true, writable: true, configurable: true });
+    // `__proto__` must be an own property, not the prototype setter
+    if (k === '__proto__') Object.defineProperty(out, k, { value: toJs(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = toJs(x);
   }
   return out;
 }

@@ -3,15 +3,14 @@ import { isJsonArray, isJsonNumber, isJsonObject, type JsonObject, type JsonValu
 import type { IrBase, IrNode, IrOrigin } from '../ir/nodes.js';
 import type { LowerContext } from './context.js';
 import { lowerAt } from './index.js';
-import { opt } from './scalar.js';
 
 /** An array schema (`type: array`, or implied by `items` / `prefixItems`). */
 export function fromArray(base: IrBase, schema: JsonObject, pointer: string, depth: number, ctx: LowerContext, origin: IrOrigin): IrNode {
   const items = schema.get('items');
   const prefix = schema.get('prefixItems');
   const bounds = {
-    ...opt('minItems', num(schema.get('minItems'))),
-    ...opt('maxItems', num(schema.get('maxItems'))),
+    minItems: num(schema.get('minItems')),
+    maxItems: num(schema.get('maxItems')),
   };
   const rest = (v: JsonValue | undefined, p: string): IrNode | false | undefined =>
     v === undefined ? undefined : v === false ? false : lowerAt(v, p, depth + 1, ctx);
@@ -22,7 +21,7 @@ export function fromArray(base: IrBase, schema: JsonObject, pointer: string, dep
       origin,
       itemsKeyword: 'prefixItems',
       items: prefix.map((s, k) => lowerAt(s, `${pointer}/prefixItems/${k}`, depth + 1, ctx)),
-      ...opt('rest', rest(items, `${pointer}/items`)),
+      rest: rest(items, `${pointer}/items`),
       ...bounds,
     };
   }
@@ -33,7 +32,7 @@ export function fromArray(base: IrBase, schema: JsonObject, pointer: string, dep
       origin,
       itemsKeyword: 'items',
       items: items.map((s, k) => lowerAt(s, `${pointer}/items/${k}`, depth + 1, ctx)),
-      ...opt('rest', rest(schema.get('additionalItems'), `${pointer}/additionalItems`)),
+      rest: rest(schema.get('additionalItems'), `${pointer}/additionalItems`),
       ...bounds,
     };
   }
@@ -43,7 +42,7 @@ export function fromArray(base: IrBase, schema: JsonObject, pointer: string, dep
     ...base,
     kind: 'array',
     origin,
-    ...opt('items', items !== undefined && itemsValid ? lowerAt(items, `${pointer}/items`, depth + 1, ctx) : undefined),
+    items: items !== undefined && itemsValid ? lowerAt(items, `${pointer}/items`, depth + 1, ctx) : undefined,
     itemsInvalid: !itemsValid,
     ...bounds,
     uniqueItems: schema.get('uniqueItems') === true,

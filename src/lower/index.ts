@@ -7,7 +7,7 @@
  * `keywords`, in this fixed order: type (or what implies it), enum, const, $ref, allOf, anyOf,
  * oneOf. Annotations and `nullable` stay on the outer node.
  */
-import { isJsonArray, isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../ir/json.js';
+import { isJsonArray, isJsonObject, jsonTypeOf, type JsonArray, type JsonObject, type JsonValue } from '../ir/json.js';
 import { EMPTY_META, type IrBase, type IrNode, type IrOrigin, type IrTool } from '../ir/nodes.js';
 import type { ToolDefinition } from '../input/types.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -39,49 +39,44 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
     return { pointer, meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' };
   }
   const base: IrBase = { pointer, meta: lowerMeta(schema, pointer, ctx), nullable: schema.get('nullable') === true };
-  const bare: IrBase = { pointer, meta: EMPTY_META, nullable: false };
-  const parts: IrNode[] = [];
 
-  // type, or what implies one
+  // which keywords constrain the value (each becomes one node)
   const type = schema.get('type');
-  let typed = false;
-  if (typeof type === 'string') {
-    parts.push(lowerByTypeName(type, bare, schema, pointer, depth, ctx, 'type'));
-    typed = true;
-  } else if (isJsonArray(type)) {
-    const u = fromTypeArray(bare, type, schema, pointer, depth, ctx);
-    if (u) {
-      parts.push(u);
-      typed = true;
-    }
-  } else if (type !== undefined) {
-    ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, `type is a ${jsonTypeOf(type)}, not a name or a list of names; it is ignored`);
-  }
-  if (!typed) {
-    if (OBJECT_KEYWORDS.some((k) => schema.has(k))) parts.push(fromObject(bare, schema, pointer, depth, ctx, 'implicit'));
-    else if (ARRAY_KEYWORDS.some((k) => schema.has(k))) parts.push(fromArray(bare, schema, pointer, depth, ctx, 'implicit'));
-  }
+  const typeArray = isJsonArray(type) && type.some((t) => typeof t === 'string');
+  const typed = typeof type === 'string' || typeArray;
+  const implicit = typed ? undefined : OBJECT_KEYWORDS.some((k) => schema.has(k)) ? 'object' : ARRAY_KEYWORDS.some((k) => schema.has(k)) ? 'array' : undefined;
   const en = schema.get('enum');
-  if (!typed && isJsonArray(en)) parts.push({ ...bare, kind: 'enum', values: en, origin: 'enum' });
-  else if (en !== undefined && !isJsonArray(en)) ctx.report('warning', 'schema/enum-not-array', `${pointer}/enum`, `enum is a ${jsonTypeOf(en)}, not an array; it is ignored`);
-  if (schema.has('const')) parts.push({ ...bare, kind: 'literal', value: schema.get('const') as JsonValue });
   const ref = schema.get('$ref');
-  if (typeof ref === 'string') parts.push(fromRef(bare, ref, ctx));
-  for (const kw of ['allOf', 'anyOf', 'oneOf'] as const) {
+  const combiners = (['allOf', 'anyOf', 'oneOf'] as const).filter((kw) => {
     const v = schema.get(kw);
-    if (v === undefined) continue;
-    if (!isJsonArray(v)) {
-      ctx.report('warning', 'schema/invalid-subschema', `${pointer}/${kw}`, `${kw} is a ${jsonTypeOf(v)}, not an array of schemas; it is ignored`);
-      continue;
-    }
-    parts.push(kw === 'allOf' ? fromAllOf(bare, v, pointer, depth, ctx) : fromUnion(bare, v, kw, pointer, depth, ctx));
-  }
-
-  if (parts.length === 0) {
+    if (v === undefined) return false;
+    if (isJsonArray(v)) return true;
+    ctx.report('warning', 'schema/invalid-subschema', `${pointer}/${kw}`, `${kw} is a ${jsonTypeOf(v)}, not an array of schemas; it is ignored`);
+    return false;
+  });
+  const count = (typed || implicit ? 1 : 0) + (!typed && isJsonArray(en) ? 1 : 0) + (schema.has('const') ? 1 : 0) + (typeof ref === 'string' ? 1 : 0) + combiners.length;
+  if (isJsonArray(type) && !typeArray) ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, 'no entry of the type list is a string; it is ignored');
+  if (type !== undefined && !typed && !isJsonArray(type)) ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, `type is a ${jsonTypeOf(type)}, not a name or a list of names; it is ignored`);
+  if (en !== undefined && !isJsonArray(en)) ctx.report('warning', 'schema/enum-not-array', `${pointer}/enum`, `enum is a ${jsonTypeOf(en)}, not an array; it is ignored`);
+  if (count === 0) {
     const unsupported = schema.has('not') || schema.has('if');
     return { ...base, kind: 'any', reason: unsupported ? 'unsupported' : 'empty' };
   }
-  if (parts.length === 1) return { ...parts[0], pointer, meta: base.meta, nullable: base.nullable } as IrNode;
+  // a single keyword's node carries the schema's meta; several are members of a keywords intersection
+  const b: IrBase = count === 1 ? base : { pointer, meta: EMPTY_META, nullable: false };
+  const parts: IrNode[] = [];
+  if (typeof type === 'string') parts.push(lowerByTypeName(type, b, schema, pointer, depth, ctx, 'type'));
+  else if (typeArray) parts.push(fromTypeArray(b, type, schema, pointer, depth, ctx) as IrNode);
+  else if (implicit === 'object') parts.push(fromObject(b, schema, pointer, depth, ctx, 'implicit'));
+  else if (implicit === 'array') parts.push(fromArray(b, schema, pointer, depth, ctx, 'implicit'));
+  if (!typed && isJsonArray(en)) parts.push({ ...b, kind: 'enum', values: en, origin: 'enum' });
+  if (schema.has('const')) parts.push({ ...b, kind: 'literal', value: schema.get('const') as JsonValue });
+  if (typeof ref === 'string') parts.push(fromRef(b, ref, ctx));
+  for (const kw of combiners) {
+    const v = schema.get(kw) as JsonArray;
+    parts.push(kw === 'allOf' ? fromAllOf(b, v, pointer, depth, ctx) : fromUnion(b, v, kw, pointer, depth, ctx));
+  }
+  if (count === 1) return parts[0];
   return { ...base, kind: 'intersection', origin: 'keywords', members: parts };
 }
 

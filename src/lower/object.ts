@@ -3,7 +3,8 @@ import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, jsonTypeOf
 import type { IrBase, IrNode, IrObject, IrOrigin, IrProperty } from '../ir/nodes.js';
 import type { LowerContext } from './context.js';
 import { lowerAt } from './index.js';
-import { opt } from './scalar.js';
+
+const NONE: string[] = [];
 
 /** An object schema (`type: object`, or implied by `properties` and its kin). */
 export function fromObject(base: IrBase, schema: JsonObject, pointer: string, depth: number, ctx: LowerContext, origin: IrOrigin): IrObject {
@@ -31,8 +32,12 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
   } else if (props !== undefined && props !== null) {
     ctx.report('warning', 'schema/properties-not-object', `${pointer}/properties`, `properties is a ${jsonTypeOf(props)}, not an object of schemas; no property can be shown`);
   }
-  const names = new Set(properties.map((p) => p.name));
-  const extraRequired = [...required].filter((r) => !names.has(r));
+  let extraRequired: string[] = NONE;
+  if (required.size > 0) {
+    const names = new Set<string>();
+    for (const p of properties) names.add(p.name);
+    for (const r of required) if (!names.has(r)) (extraRequired === NONE ? (extraRequired = []) : extraRequired).push(r);
+  }
 
   const addRaw = schema.get('additionalProperties');
   let additional: IrNode | false | undefined;
@@ -52,9 +57,9 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
     origin,
     properties,
     extraRequired,
-    ...opt('additional', additional),
+    additional: additional,
     patternProperties,
-    ...opt('minProperties', isJsonNumber(minP) ? minP : undefined),
-    ...opt('maxProperties', isJsonNumber(maxP) ? maxP : undefined),
+    minProperties: isJsonNumber(minP) ? minP : undefined,
+    maxProperties: isJsonNumber(maxP) ? maxP : undefined,
   };
 }

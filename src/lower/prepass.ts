@@ -42,9 +42,11 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   // Depth and size first, iteratively: json-schema-traverse recurses.
   const maxJsonDepth = ctx.limits.maxDepth * 2 + 2;
   let count = 0;
-  const stack: [JsonValue, number][] = [[schema, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop() as [JsonValue, number];
+  const values: JsonValue[] = [schema];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop() as JsonValue;
+    const d = depths.pop() as number;
     if (d > maxJsonDepth) {
       ctx.report('error', 'schema/too-deep', '', `the schema nests deeper than ${ctx.limits.maxDepth} levels; it is not rendered`);
       return false;
@@ -53,8 +55,13 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
       ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
       return false;
     }
-    if (isJsonObject(v)) for (const x of v.values()) stack.push([x, d + 1]);
-    else if (isJsonArray(v)) for (const x of v) stack.push([x, d + 1]);
+    if (isJsonObject(v)) {
+      for (const x of v.values()) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
+      count += v.size;
+    } else if (isJsonArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
+      count += v.length;
+    }
   }
 
   traverse(toJs(schema) as traverse.SchemaObject, { allKeys: false }, (sub, pointer) => {

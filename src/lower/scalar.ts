@@ -9,7 +9,7 @@ const str = (v: JsonValue | undefined): string | undefined => (typeof v === 'str
 export function fromTypedEnum(base: IrBase, type: string, schema: JsonObject, origin: IrOrigin): IrEnum | undefined {
   const values = schema.get('enum');
   if (!isJsonArray(values)) return undefined;
-  return { ...base, kind: 'enum', values, type, origin };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'enum', values, type, origin };
 }
 
 /** A string schema. */
@@ -17,13 +17,15 @@ export function fromString(base: IrBase, schema: JsonObject, origin: IrOrigin): 
   const e = fromTypedEnum(base, 'string', schema, origin);
   if (e) return e;
   return {
-    ...base,
+    pointer: base.pointer,
+    meta: base.meta,
+    nullable: base.nullable,
     kind: 'string',
     origin,
-    ...opt('format', str(schema.get('format'))),
-    ...opt('pattern', str(schema.get('pattern'))),
-    ...opt('minLength', num(schema.get('minLength'))),
-    ...opt('maxLength', num(schema.get('maxLength'))),
+    format: str(schema.get('format')),
+    pattern: str(schema.get('pattern')),
+    minLength: num(schema.get('minLength')),
+    maxLength: num(schema.get('maxLength')),
   };
 }
 
@@ -32,16 +34,18 @@ export function fromNumber(base: IrBase, schema: JsonObject, origin: IrOrigin, i
   const e = fromTypedEnum(base, integer ? 'integer' : 'number', schema, origin);
   if (e) return e;
   return {
-    ...base,
+    pointer: base.pointer,
+    meta: base.meta,
+    nullable: base.nullable,
     kind: 'number',
     origin,
     integer,
-    ...opt('minimum', num(schema.get('minimum'))),
-    ...opt('maximum', num(schema.get('maximum'))),
-    ...opt('exclusiveMinimum', num(schema.get('exclusiveMinimum'))),
-    ...opt('exclusiveMaximum', num(schema.get('exclusiveMaximum'))),
-    ...opt('multipleOf', num(schema.get('multipleOf'))),
-    ...opt('format', str(schema.get('format'))),
+    minimum: num(schema.get('minimum')),
+    maximum: num(schema.get('maximum')),
+    exclusiveMinimum: num(schema.get('exclusiveMinimum')),
+    exclusiveMaximum: num(schema.get('exclusiveMaximum')),
+    multipleOf: num(schema.get('multipleOf')),
+    format: str(schema.get('format')),
   };
 }
 

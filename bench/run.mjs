@@ -1,0 +1,97 @@
+// Benchmark of the core pipeline on the shared corpus (not a test).
+//   npm run bench            (builds first: npm run build)
+// Renders the 2,000 corpus tools as ONE catalog, median over repeated runs after warm-up,
+// phase by phase, and side by side with a peer in the same run: the official gpt-oss chat
+// template rendered by @huggingface/jinja (what JavaScript servers use to make these bytes today).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const shared = process.env.SHARED_DIR ?? resolve(root, '../shared');
+const corpusPath = join(shared, 'corpus/tools.jsonl');
+if (!existsSync(corpusPath)) {
+  console.error(`bench: ${corpusPath} not found (set SHARED_DIR); nothing measured`);
+  process.exit(1);
+}
+if (!existsSync(join(root, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+
+const lib = await import(join(root, 'dist/index.js'));
+const { lowerTool } = await import(join(root, 'dist/lower/index.js'));
+const { emitHarmonyToolsSection } = await import(join(root, 'dist/emit/harmony/catalog.js'));
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 5;
+const lines = readFileSync(corpusPath, 'utf8').split('\n').filter(Boolean);
+// the catalog as a user would hand it over: one JSON array of bare tools
+const catalogText = `[${lines.map((l) => { const t = JSON.parse(l); return JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }); }).join(',')}]`;
+// (numbers go through JSON.parse here only to drop the corpus metadata; the bench input is then read losslessly)
+const N = lines.length;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+function time(fn) {
+  for (let i = 0; i < WARMUP; i++) fn();
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(xs);
+}
+const row = (name, ms, note = '') => console.log(`${name.padEnd(48)} ${ms.toFixed(2).padStart(9)} ms  ${((ms * 1000) / N).toFixed(2).padStart(7)} µs/tool  ${note}`);
+
+console.log(`harmony-catalog bench: ${N} corpus tools as one catalog; median of ${RUNS} runs after ${WARMUP} warm-up runs; node ${process.version}\n`);
+const read = lib.readTools(catalogText);
+const lowered = read.tools.map((t) => lowerTool(t).tool);
+const ns = [{ name: 'functions', tools: lowered }];
+let out = '';
+const tRead = time(() => lib.readTools(catalogText));
+const tLower = time(() => read.tools.map((t) => lowerTool(t).tool));
+const tEmit = time(() => (out = emitHarmonyToolsSection(ns)));
+const tCatalog = time(() => lib.renderCatalog(read));
+const tAll = time(() => lib.renderCatalog(catalogText));
+row('read (parse JSON text + validate shapes)', tRead);
+row('lower (pre-pass + IR)', tLower);
+row('emit harmony catalog from the IR', tEmit, `${out.length} chars`);
+row('renderCatalog(read tools) = lower + emit', tCatalog, '(target ≤ 2 ms)');
+row('renderCatalog(JSON text) = read + lower + emit', tAll);
+
+// Peer: the official gpt-oss chat template under @huggingface/jinja, same tools, same run.
+try {
+  const { Template } = await import('@huggingface/jinja');
+  const tpl = new Template(readFileSync(join(shared, 'oracles/chat-template/chat_template.jinja'), 'utf8'));
+  const tools = JSON.parse(catalogText).map((t) => ({ type: 'function', function: { ...t, description: t.description ?? '' } }));
+  const ctx = { messages: [{ role: 'user', content: 'hi' }], tools, add_generation_prompt: true, strftime_now: () => '2025-08-05', bos_token: '', eos_token: '' };
+  let peerOk = true;
+  try { tpl.render(ctx); } catch (e) { peerOk = false; console.log(`peer: @huggingface/jinja fails on the whole catalog: ${e.message}`); }
+  if (peerOk) row('peer: gpt-oss chat template, @huggingface/jinja', time(() => tpl.render(ctx)), '(whole prompt)');
+} catch (e) {
+  console.log(`peer not run: ${e.message}`);
+}
+
+// CLI end to end on the same file
+const dir = mkdtempSync(join(tmpdir(), 'hc-bench-'));
+const file = join(dir, 'corpus.json');
+writeFileSync(file, catalogText);
+const cli = join(root, 'dist/cli/main.js');
+const e2e = [];
+for (let i = 0; i < Math.max(10, Math.floor(RUNS / 2)); i++) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [cli, 'render', file, '--part', 'catalog', '--quiet'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  e2e.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  if (r.status !== 0) throw new Error(`CLI failed: ${r.stderr}`);
+}
+const nodeStart = [];
+for (let i = 0; i < 10; i++) {
+  const t0 = process.hrtime.bigint();
+  spawnSync(process.execPath, ['-e', '0']);
+  nodeStart.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+row(`CLI end to end: render --part catalog (${e2e.length} runs)`, median(e2e), '(target ≤ 150 ms)');
+row('  of which: bare `node -e 0` start-up', median(nodeStart));

@@ -1,0 +1,516 @@
+/**
+ * Reading tool input: JSON text or a JavaScript value (plain objects, TypeBox schemas, lossless
+ * JsonValues) in any accepted shape → ToolDefinition[] and diagnostics. Every problem that
+ * stops rendering is collected and thrown at the end as one CompileError.
+ *
+ *   to JSON (parse or convert, then check numbers and Unicode)
+ *   → find the tool positions (arrays and containers: MCP tools/list, JSON-RPC, Gemini Tool)
+ *   → per tool: shape, name, wrapper validation (TypeBox), Gemini normalisation, parameters
+ *   → across tools: duplicate names
+ */
+import { CompileError, type Diagnostic } from '../diagnostics.js';
+import {
+  escapePointerToken,
+  fromJs,
+  isJsonArray,
+  isJsonObject,
+  JsonNumber,
+  JsonSyntaxError,
+  JsValueError,
+  parseJson,
+  type JsonObject,
+  type JsonValue,
+} from '../ir/json.js';
+import { ACCEPTED_SHAPES, classifyShape, describeValue, toolLayout, type ContainerKind } from './formats.js';
+import { normalizeGeminiSchema } from './normalize.js';
+import type { ReadResult, ToolDefinition, ToolFormat } from './types.js';
+import { CONTAINER_SCHEMAS, TOOL_SCHEMAS, validateWrapper } from './validate.js';
+
+/** Options of readTools. */
+export interface ReadToolsOptions {
+  /** Where the input came from (a file name), used in messages about the text. */
+  readonly source?: string;
+}
+
+/**
+ * Read tool definitions. A string is JSON text; a Uint8Array is UTF-8 JSON text; anything
+ * else is a JavaScript value (a JsonValue is used as is). Returns the tools with warnings and
+ * infos; throws a CompileError listing every error.
+ */
+export function readTools(input: unknown, options: ReadToolsOptions = {}): ReadResult {
+  try {
+    return read(input, options);
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new CompileError([{ code: 'input/too-deep', severity: 'error', path: '', message: 'the input nests too deeply to be read' }]);
+    }
+    throw e;
+  }
+}
+
+/** The format of a tool, of a container, or of a list whose tools all share one format; undefined otherwise. Strings and bytes are JSON text, as in readTools. */
+export function detectFormat(value: unknown): ToolFormat | undefined {
+  let json: JsonValue;
+  try {
+    const text = value instanceof Uint8Array ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(value) : value;
+    json = typeof text === 'string' ? parseJson(text) : isJsonValue(text) ? text : fromJs(text);
+  } catch {
+    return undefined;
+  }
+  const slots: Slot[] = [];
+  const containers: ContainerKind[] = [];
+  collectTop(json, slots, [], containers);
+  if (slots.length === 0) {
+    if (containers[0] === 'gemini-tool') return 'gemini';
+    if (containers[0] === 'mcp-list' || containers[0] === 'jsonrpc') return 'mcp';
+    return undefined;
+  }
+  const formats = new Set(slots.map((s) => s.format));
+  const [only] = formats;
+  return formats.size === 1 ? only : undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** A problem with a value found before the tools are known (attributed to a tool later). */
+interface ValueProblem {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+function read(input: unknown, options: ReadToolsOptions): ReadResult {
+  const problems: ValueProblem[] = [];
+  const json = toJson(input, options, problems);
+
+  const slots: Slot[] = [];
+  const diags: Diagnostic[] = [];
+  collectTop(json, slots, diags, []);
+
+  const tools: ToolDefinition[] = [];
+  slots.forEach((slot, index) => {
+    const tool = readSlot(slot, index, diags);
+    if (tool) tools.push(tool);
+  });
+  duplicateNames(tools, slots, diags);
+
+  // A value that could not be converted is reported once, where it is; what follows from it
+  // (a "missing" name, an unknown shape) is not reported again.
+  const failed = new Set(problems.map((p) => p.path));
+  const all: Diagnostic[] = [
+    ...problems.map((p): Diagnostic => {
+      const tool = labelAt(slots, p.path);
+      return { code: p.code, severity: 'error', ...(tool !== undefined ? { tool } : {}), path: p.path, message: p.message };
+    }),
+    ...diags.filter((d) => !failed.has(d.path)),
+  ];
+  if (all.some((d) => d.severity === 'error')) throw new CompileError(all);
+  return { tools, diagnostics: all };
+}
+
+// ---------------------------------------------------------------------------------------
+// Input → JsonValue
+
+function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProblem[]): JsonValue {
+  const src = options.source ? `${options.source}: ` : '';
+  if (input instanceof Uint8Array) {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${src}the input is not valid UTF-8` }]);
+    }
+    return parseText(text, src);
+  }
+  if (typeof input === 'string') return parseText(input, src);
+  if (input === undefined) {
+    throw new CompileError([{ code: 'input/not-json-value', severity: 'error', path: '', message: 'there is no input (undefined)' }]);
+  }
+  const found = { bad: false };
+  if (isJsonValue(input, found)) {
+    if (found.bad) checkValues(input, problems);
+    return input;
+  }
+  const json = convertCollect(input, '', problems, new Set());
+  if (hasBadValue(json)) checkValues(json, problems);
+  return json;
+}
+
+function parseText(text: string, src: string): JsonValue {
+  try {
+    return parseJson(text);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    const cause = e.message.replace(/ at line \d+ column \d+$/, '');
+    throw new CompileError([
+      { code: 'input/not-json', severity: 'error', path: '', message: `${src}not JSON: ${plainCause(cause, text, e.offset)} at line ${e.line}, column ${e.column}` },
+    ]);
+  }
+}
+
+/** The parser's cause in plain words. */
+function plainCause(cause: string, text: string, offset: number): string {
+  if (text.trim() === '') return 'the input is empty';
+  if (text.charCodeAt(0) === 0xfeff && offset === 0) return 'the text starts with a byte order mark (BOM)';
+  if (cause === 'number out of range') return 'number out of range (beyond ±1.8e308, the largest double)';
+  if (cause.startsWith('lone leading surrogate')) return 'invalid Unicode: a \\uD800-\\uDBFF escape without the low surrogate that must follow it (a lone surrogate)';
+  if (cause.startsWith('lone trailing surrogate')) return 'invalid Unicode: a \\uDC00-\\uDFFF escape without a high surrogate before it (a lone surrogate)';
+  if (cause === 'trailing characters') return 'trailing characters after the JSON value';
+  if (cause === 'recursion limit exceeded') return 'the document nests too deeply (more than 100000 levels)';
+  if (cause.startsWith('EOF while')) return `unexpected end of input ${cause.slice('EOF '.length)}`;
+  if (offset >= text.length) return `unexpected end of input (${cause})`;
+  if (cause === 'key must be a string' && text[offset] === '}') return 'a trailing comma before `}`';
+  if (cause === 'key must be a string') return 'expected a key in double quotes';
+  if (cause === 'expected value' && text[offset] === ']') return 'a trailing comma before `]`';
+  return cause;
+}
+
+/**
+ * True when a value is already a lossless JsonValue (Maps, arrays, JsonNumbers, strings,
+ * booleans, null). Checked without recursion; a node reached twice is not accepted (it may be
+ * a cycle), so such input goes through fromJs, which tells cycles from sharing.
+ */
+function isJsonValue(v: unknown, found: { bad: boolean } = { bad: false }): v is JsonValue {
+  const seen = new Set<object>();
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x === 'boolean') continue;
+    if (typeof x === 'string') {
+      if (!found.bad && !isWellFormed(x)) found.bad = true;
+      continue;
+    }
+    if (x instanceof JsonNumber) {
+      if (!Number.isFinite(x.value)) found.bad = true;
+      continue;
+    }
+    if (typeof x !== 'object' || (!Array.isArray(x) && !(x instanceof Map))) return false;
+    if (seen.has(x)) return false;
+    seen.add(x);
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        if (!(i in x)) return false;
+        stack.push(x[i]);
+      }
+    } else {
+      for (const [k, y] of x as Map<unknown, unknown>) {
+        if (typeof k !== 'string') return false;
+        if (!found.bad && !isWellFormed(k)) found.bad = true;
+        stack.push(y);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * fromJs, collecting every problem: where fromJs fails below `p`, convert the children one
+ * by one so that each bad value is reported (and replaced by null).
+ */
+function convertCollect(v: unknown, p: string, problems: ValueProblem[], ancestors: Set<object>): JsonValue {
+  try {
+    return fromJs(v, p);
+  } catch (e) {
+    if (!(e instanceof JsValueError)) throw e;
+    if (e.pointer === p || v === null || typeof v !== 'object' || v instanceof JsonNumber) {
+      problems.push({ code: 'input/not-json-value', path: e.pointer, message: `not a JSON value: ${e.message}` });
+      return null;
+    }
+    if (ancestors.has(v)) {
+      problems.push({ code: 'input/not-json-value', path: p, message: 'not a JSON value: the value refers to itself (a cycle)' });
+      return null;
+    }
+    ancestors.add(v);
+    try {
+      if (Array.isArray(v)) return v.map((x, i) => (x === undefined ? null : convertCollect(x, `${p}/${i}`, problems, ancestors)));
+      if (v instanceof Map) {
+        const m = new Map<string, JsonValue>();
+        for (const [k, x] of v) {
+          if (typeof k !== 'string') problems.push({ code: 'input/not-json-value', path: p, message: 'not a JSON value: a Map key is not a string' });
+          else if (x !== undefined) m.set(k, convertCollect(x, `${p}/${escapePointerToken(k)}`, problems, ancestors));
+        }
+        return m;
+      }
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return convertCollect(toJSON.call(v), p, problems, ancestors);
+      const m = new Map<string, JsonValue>();
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined) m.set(k, convertCollect(x, `${p}/${escapePointerToken(k)}`, problems, ancestors));
+      }
+      return m;
+    } finally {
+      ancestors.delete(v);
+    }
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+/** True when a string has no lone surrogate. */
+const isWellFormed: (s: string) => boolean = nativeWellFormed ? (s) => nativeWellFormed.call(s) : (s) => !LONE_SURROGATE.test(s);
+
+/**
+ * Report numbers JSON cannot hold (a bigint beyond the double range) and strings that are not
+ * Unicode, with pointers. Called only when a cheaper pass found one: pointers are not free.
+ */
+function checkValues(root: JsonValue, problems: ValueProblem[]): void {
+  const stack: [JsonValue, string][] = [[root, '']];
+  while (stack.length) {
+    const [v, p] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) problems.push({ code: 'input/invalid-unicode', path: p, message: 'invalid Unicode: the string has a lone surrogate' });
+    } else if (v instanceof JsonNumber) {
+      if (!Number.isFinite(v.value)) problems.push({ code: 'input/number-out-of-range', path: p, message: `number out of range: ${v.text} is beyond ±1.8e308, the largest double` });
+    } else if (isJsonArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${p}/${i}`]);
+    } else if (isJsonObject(v)) {
+      const entries = [...v].reverse();
+      for (const [k, x] of entries) {
+        const q = `${p}/${escapePointerToken(k)}`;
+        if (!isWellFormed(k)) problems.push({ code: 'input/invalid-unicode', path: q, message: 'invalid Unicode: the key has a lone surrogate' });
+        stack.push([x, q]);
+      }
+    }
+  }
+}
+
+/** True when a value has a number or string checkValues would report. */
+function hasBadValue(root: JsonValue): boolean {
+  const stack: JsonValue[] = [root];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) return true;
+    } else if (v instanceof JsonNumber) {
+      if (!Number.isFinite(v.value)) return true;
+    } else if (isJsonArray(v)) {
+      for (const x of v) stack.push(x);
+    } else if (isJsonObject(v)) {
+      for (const [k, x] of v) {
+        if (!isWellFormed(k)) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tool positions
+
+/** One tool position in the input. */
+interface Slot {
+  readonly value: JsonValue;
+  readonly pointer: string;
+  /** The detected format, or undefined when the shape is unknown. */
+  readonly format: ToolFormat | undefined;
+  /** Why the shape is unknown. */
+  readonly reason?: string;
+}
+
+function collectTop(v: JsonValue, slots: Slot[], diags: Diagnostic[], containers: ContainerKind[]): void {
+  if (isJsonArray(v)) v.forEach((x, i) => collectItem(x, `/${i}`, slots, diags, containers));
+  else collectItem(v, '', slots, diags, containers);
+}
+
+function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[], containers: ContainerKind[]): void {
+  const shape = classifyShape(v);
+  if (shape.kind === 'tool') {
+    slots.push({ value: v, pointer: p, format: shape.format });
+    return;
+  }
+  if (shape.kind === 'unknown') {
+    slots.push({ value: v, pointer: p, format: undefined, reason: shape.reason });
+    return;
+  }
+  const o = v as JsonObject;
+  containers.push(shape.container);
+  switch (shape.container) {
+    case 'mcp-list':
+      diags.push(...validateWrapper(CONTAINER_SCHEMAS['mcp-list'], o, { pointer: p, skip: ['/tools'] }));
+      (o.get('tools') as readonly JsonValue[]).forEach((x, i) => collectItem(x, `${p}/tools/${i}`, slots, diags, containers));
+      return;
+    case 'jsonrpc': {
+      if (o.has('error') && !o.has('result')) {
+        const err = o.get('error');
+        const msg = isJsonObject(err) && typeof err.get('message') === 'string' ? `: ${JSON.stringify(err.get('message'))}` : '';
+        diags.push({ code: 'input/unknown-shape', severity: 'error', path: p, message: `a JSON-RPC error response${msg}, not a tools/list result` });
+        return;
+      }
+      diags.push(...validateWrapper(CONTAINER_SCHEMAS.jsonrpc, o, { pointer: p, skip: ['/result'] }));
+      const result = o.get('result');
+      if (isJsonObject(result) && isJsonArray(result.get('tools'))) {
+        collectItem(result, `${p}/result`, slots, diags, containers);
+      } else {
+        const what = result === undefined ? 'no result' : `a result that is ${describeValue(result)}`;
+        diags.push({ code: 'input/unknown-shape', severity: 'error', path: result === undefined ? p : `${p}/result`, message: `a JSON-RPC response with ${what}, not a tools/list result {tools:[…]}` });
+      }
+      return;
+    }
+    case 'gemini-tool': {
+      diags.push(...validateWrapper(CONTAINER_SCHEMAS['gemini-tool'], o, { pointer: p, skip: ['/functionDeclarations'] }));
+      const decls = o.get('functionDeclarations');
+      if (!isJsonArray(decls)) {
+        diags.push({ code: 'input/unknown-shape', severity: 'error', path: `${p}/functionDeclarations`, message: `functionDeclarations is ${describeValue(decls as JsonValue)}, not an array of function declarations` });
+        return;
+      }
+      decls.forEach((d, i) => {
+        const q = `${p}/functionDeclarations/${i}`;
+        if (isJsonObject(d)) slots.push({ value: d, pointer: q, format: 'gemini' });
+        else slots.push({ value: d, pointer: q, format: undefined, reason: `${describeValue(d)} in functionDeclarations` });
+      });
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// One tool
+
+/** The tool label for diagnostics: its name, or `#index` when it has no (non-empty) name. */
+function slotLabel(slot: Slot, index: number): string {
+  if (slot.format === undefined) {
+    const n = isJsonObject(slot.value) ? slot.value.get('name') : undefined;
+    return typeof n === 'string' && n !== '' ? n : `#${index}`;
+  }
+  const { body } = toolLayout(slot.format, slot.value as JsonObject);
+  const n = body?.get('name');
+  return typeof n === 'string' && n !== '' ? n : `#${index}`;
+}
+
+function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinition | undefined {
+  const tool = slotLabel(slot, index);
+  const p = slot.pointer;
+  if (slot.format === undefined) {
+    diags.push({ code: 'input/unknown-shape', severity: 'error', tool, path: p, message: `not a tool definition: found ${slot.reason}; expected ${ACCEPTED_SHAPES}` });
+    return undefined;
+  }
+  const format = slot.format;
+  const wrapper = slot.value as JsonObject;
+  const { body, bodyPath, parametersKey } = toolLayout(format, wrapper);
+  const at = `${p}${bodyPath}`;
+
+  diags.push(
+    ...validateWrapper(TOOL_SCHEMAS[format], wrapper, {
+      pointer: p,
+      tool,
+      skip: [`${bodyPath}/name`, ...(body ? [] : [bodyPath])],
+      descriptionPath: `${bodyPath}/description`,
+    }),
+  );
+  if (!body) {
+    diags.push({
+      code: 'input/unknown-shape',
+      severity: 'error',
+      tool,
+      path: at,
+      message: `${JSON.stringify(bodyPath.slice(1))} is ${describeValue(wrapper.get(bodyPath.slice(1)) as JsonValue)}, not an object {name, description?, parameters?}`,
+    });
+    return undefined;
+  }
+
+  const name = body.get('name');
+  if (typeof name !== 'string') {
+    diags.push({
+      code: 'input/missing-name',
+      severity: 'error',
+      tool,
+      path: `${at}/name`,
+      message: name === undefined ? 'the tool has no name' : `the name is ${describeValue(name)}, not a string`,
+    });
+    return undefined;
+  }
+  if (name === '') diags.push({ code: 'input/empty-name', severity: 'warning', tool, path: `${at}/name`, message: 'the name is empty' });
+
+  const parametersPointer = `${at}/${parametersKey}`;
+  let parameters = body.get(parametersKey);
+  if (format === 'gemini' && body.has('parameters') && body.has('parametersJsonSchema')) {
+    diags.push({
+      code: 'input/conflicting-keys',
+      severity: 'warning',
+      tool,
+      path: `${at}/parameters`,
+      message: 'both parameters and parametersJsonSchema are set (the Gemini API accepts only one); parametersJsonSchema is used',
+    });
+  }
+  if (format === 'gemini' && parametersKey === 'parameters' && parameters !== undefined) {
+    const r = normalizeGeminiSchema(parameters);
+    if (r.changes.length) {
+      parameters = r.schema;
+      const shown = r.changes.slice(0, 3).map((c) => `${c.from} → ${c.to ?? '(no type)'} at ${parametersPointer}${c.path}`);
+      diags.push({
+        code: 'input/gemini-types-normalised',
+        severity: 'info',
+        tool,
+        path: parametersPointer,
+        message: `Gemini type names made JSON Schema types in ${r.changes.length} place${r.changes.length === 1 ? '' : 's'}: ${shown.join(', ')}${r.changes.length > 3 ? ', …' : ''}`,
+      });
+    }
+  }
+  if (parameters !== undefined && parameters !== null) {
+    const why = notObjectSchema(parameters);
+    if (why) diags.push({ code: 'input/parameters-not-object', severity: 'warning', tool, path: parametersPointer, message: `the parameters are ${why}, not an object schema; rendered as written` });
+  }
+
+  const strict = format === 'openai-chat' || format === 'openai-responses' || format === 'anthropic' ? body.get('strict') : undefined;
+  const title = format === 'mcp' ? mcpTitle(body) : undefined;
+  return {
+    name,
+    ...(body.has('description') ? { description: body.get('description') } : {}),
+    ...(parameters !== undefined ? { parameters } : {}),
+    ...(title !== undefined ? { title } : {}),
+    ...(typeof strict === 'boolean' ? { strict } : {}),
+    format,
+    pointer: p,
+    parametersPointer,
+  };
+}
+
+/** Why a parameters value is not an object schema, or undefined when it is one (or may be). */
+function notObjectSchema(v: JsonValue): string | undefined {
+  if (!isJsonObject(v)) return describeValue(v);
+  const type = v.get('type');
+  if (type === undefined || type === 'object') return undefined;
+  if (isJsonArray(type) && type.includes('object')) return undefined;
+  const hint = typeof type === 'string' && type !== 'object' && type.toLowerCase() === 'object' ? ' (an upper-case Gemini type name: Gemini declarations {functionDeclarations:[…]} are normalised, other shapes are not)' : '';
+  return `a schema of type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)}${hint}`;
+}
+
+/** MCP display title: `title`, else `annotations.title` (the MCP precedence before `name`). */
+function mcpTitle(body: JsonObject): string | undefined {
+  const t = body.get('title');
+  if (typeof t === 'string') return t;
+  const a = body.get('annotations');
+  const at = isJsonObject(a) ? a.get('title') : undefined;
+  return typeof at === 'string' ? at : undefined;
+}
+
+/** Two tools with one name: a warning on each later one (real catalogs have them; all are rendered). */
+function duplicateNames(tools: readonly ToolDefinition[], slots: readonly Slot[], diags: Diagnostic[]): void {
+  const first = new Map<string, ToolDefinition>();
+  const indexOf = new Map(slots.map((s, i) => [s.pointer, i]));
+  for (const t of tools) {
+    const f = first.get(t.name);
+    if (!f) {
+      first.set(t.name, t);
+      continue;
+    }
+    diags.push({
+      code: 'input/duplicate-name',
+      severity: 'warning',
+      tool: t.name === '' ? `#${indexOf.get(t.pointer)}` : t.name,
+      path: t.pointer,
+      message: `another tool is also named ${JSON.stringify(t.name)} (at ${f.pointer || '/'}); both are rendered`,
+    });
+  }
+}
+
+/** The label of the tool a pointer falls in, if any. */
+function labelAt(slots: readonly Slot[], pointer: string): string | undefined {
+  let best = -1;
+  slots.forEach((s, i) => {
+    if ((pointer === s.pointer || pointer.startsWith(`${s.pointer}/`)) && (best < 0 || s.pointer.length > slots[best].pointer.length)) best = i;
+  });
+  return best < 0 ? undefined : slotLabel(slots[best], best);
+}
