@@ -1,0 +1,81 @@
+/**
+ * What the chat-template printer carries while it prints one tool: the schema as written
+ * (for the few facts the IR does not keep), where pointers start, the first template error
+ * (thrown as a ChatTemplateFailure) and the notes on JavaScript Jinja engines.
+ */
+import { isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../../ir/json.js';
+import type { IrNode } from '../../ir/nodes.js';
+import type { JinjaError } from './python.js';
+
+/** The template raised: where (JSON Pointer in the input document), why in plain words, and Jinja2's error. */
+export class ChatTemplateFailure extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+    readonly error: JinjaError,
+  ) {
+    super(`${reason} (Jinja2: ${error.text})`);
+    this.name = 'ChatTemplateFailure';
+  }
+}
+
+/** A place where @huggingface/jinja would print something else than Jinja2, or fail where it renders. */
+export interface JsJinjaNote {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** The printer's state for one tool. */
+export interface ChatTemplateContext {
+  /**
+   * The parameters schema as written, which the IR nodes' pointers index. The printer reads
+   * from it only the facts the IR does not keep (`rawKeyword`, used by types.ts and catalog.ts); without it, the IR's reading
+   * is used for those facts.
+   */
+  readonly source?: JsonValue;
+  /** Pointer of the parameters schema in the input document; prefixed to every reported pointer. */
+  readonly base: string;
+  /** Collected notes on @huggingface/jinja. */
+  readonly jsNotes: JsJinjaNote[];
+}
+
+/** A context for printing one schema on its own (pointers relative to it). */
+export function schemaContext(source?: JsonValue, base = ''): ChatTemplateContext {
+  return { ...(source !== undefined ? { source } : {}), base, jsNotes: [] };
+}
+
+/** Raise the template's error at a pointer relative to the parameters schema. */
+export function fail(ctx: ChatTemplateContext, pointer: string, reason: string, error: JinjaError): never {
+  throw new ChatTemplateFailure(ctx.base + pointer, reason, error);
+}
+
+/** Record a note on @huggingface/jinja at a pointer relative to the parameters schema. */
+export function noteJs(ctx: ChatTemplateContext, pointer: string, message: string): void {
+  ctx.jsNotes.push({ pointer: ctx.base + pointer, message });
+}
+
+/** The schema object as written at a node's pointer, when the source is known and it is an object. */
+export function rawSchema(node: IrNode, ctx: ChatTemplateContext): JsonObject | undefined {
+  if (ctx.source === undefined) return undefined;
+  const v = resolve(ctx.source, node.pointer);
+  return isJsonObject(v) ? v : undefined;
+}
+
+/** One keyword of the schema as written at a node's pointer (undefined when absent or unknown). */
+export function rawKeyword(node: IrNode, key: string, ctx: ChatTemplateContext): JsonValue | undefined {
+  return rawSchema(node, ctx)?.get(key);
+}
+
+/** Resolve a JSON Pointer (RFC 6901) in a JSON value. */
+function resolve(root: JsonValue, pointer: string): JsonValue | undefined {
+  if (pointer === '') return root;
+  let cur: JsonValue | undefined = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (isJsonObject(cur)) cur = cur.get(token);
+    else if (isJsonArray(cur) && /^(0|[1-9][0-9]*)$/.test(token)) cur = cur[Number(token)];
+    else return undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
