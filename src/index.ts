@@ -8,7 +8,11 @@
  *   messages/ system and developer message assembly, whole prompts
  * Errors are data (Diagnostic); input that cannot be rendered throws one CompileError.
  */
-import { throwIfErrors, type Diagnostic } from './diagnostics.js';
+import { CompileError, throwIfErrors, type Diagnostic } from './diagnostics.js';
+import { emitChatTemplateNamespace, type ChatTemplateTool } from './emit/chat-template/catalog.js';
+import { renderJsdocDeveloperMessage, renderJsdocToolsSection } from './emit/jsdoc/messages.js';
+import { emitXmlCatalog, renderXmlPrompt, xmlFindings, type XmlDialect } from './emit/xml/index.js';
+import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem } from './messages/chat-template.js';
 import { emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
 import { readTools as readToolsInput } from './input/read.js';
@@ -49,11 +53,30 @@ export interface MessageResult extends RenderResult {
   readonly message: string;
 }
 
+/** The two gpt-oss renderers: OpenAI's reference (vLLM, TensorRT-LLM) or the official chat template (transformers, llama.cpp…). */
+export type Flavor = 'openai-harmony' | 'chat-template';
+/** What to print: the Harmony catalog (in a flavor), a JSDoc-style TypeScript catalog, or an XML catalog (in a dialect). */
+export type Target = 'harmony' | 'jsdoc' | 'xml';
+/** The flavors, targets and dialects, for validation. */
+export const FLAVORS: readonly Flavor[] = ['openai-harmony', 'chat-template'];
+export const TARGETS: readonly Target[] = ['harmony', 'jsdoc', 'xml'];
+export { XML_DIALECTS, type XmlDialect } from './emit/xml/index.js';
+
+/** Options that choose the printer. */
+export interface TargetOptions {
+  /** Default `harmony`. */
+  readonly target?: Target;
+  /** For the harmony target. Default `openai-harmony`. */
+  readonly flavor?: Flavor;
+  /** For the xml target. Default `qwen`. */
+  readonly dialect?: XmlDialect;
+}
+
 /** Options for the tools section. */
-export interface CatalogOptions {
+export interface CatalogOptions extends TargetOptions {
   /** The namespace of the tools. Default `functions`. */
   readonly namespace?: string;
-  /** A description of that namespace (`// ` lines under its heading). */
+  /** A description of that namespace (`// ` lines under its heading; openai-harmony flavor). */
   readonly namespaceDescription?: string;
   /** Lowering limits. */
   readonly limits?: Partial<LowerLimits>;
@@ -61,14 +84,14 @@ export interface CatalogOptions {
 
 /** Options for the developer message. */
 export interface DeveloperMessageOptions extends CatalogOptions {
-  /** `# Instructions` text (an empty string still writes the heading). */
+  /** `# Instructions` text (an empty string still writes the heading, except in the chat template, which skips empty instructions). */
   readonly instructions?: string;
-  /** `# Response Formats` (beyond the reference; OpenAI's documented layout). */
+  /** `# Response Formats` (beyond the reference; OpenAI's documented layout; openai-harmony flavor). */
   readonly responseFormats?: readonly ResponseFormat[];
 }
 
 /** Options for the system message. */
-export interface SystemOptions extends SystemMessageOptions {
+export interface SystemOptions extends SystemMessageOptions, TargetOptions {
   /** Add the builtin `browser` namespace. */
   readonly browser?: boolean;
   /** Add the builtin `python` namespace. */
@@ -112,8 +135,15 @@ function asRead(input: ToolsInput): ReadResult {
   return readTools(input);
 }
 
-/** Lowered tools with every diagnostic of reading and lowering; throws when any is an error. */
-export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits> } = {}): { tools: IrTool[]; diagnostics: Diagnostic[] } {
+/** Tools read and lowered: each definition beside its IR, and every diagnostic so far. */
+export interface CompiledTools {
+  readonly definitions: readonly ToolDefinition[];
+  readonly tools: readonly IrTool[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Read and lower tools; throws a CompileError when any diagnostic is an error. */
+export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits> } = {}): CompiledTools {
   const read = asRead(input);
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   const tools = read.tools.map((t) => {
@@ -122,65 +152,158 @@ export function compileTools(input: ToolsInput, options: { limits?: Partial<Lowe
     return r.tool;
   });
   throwIfErrors(diagnostics);
-  return { tools, diagnostics };
+  return { definitions: read.tools, tools, diagnostics };
 }
+
+const NO_TOOLS: CompiledTools = { definitions: [], tools: [], diagnostics: [] };
 
 function functionsNamespace(tools: readonly IrTool[], options: CatalogOptions): HarmonyNamespace {
   return { name: options.namespace ?? 'functions', ...(options.namespaceDescription !== undefined ? { description: options.namespaceDescription } : {}), tools };
 }
 
-/** The `# Tools` section for the tools (openai-harmony layout). */
+function pairs(c: CompiledTools): ChatTemplateTool[] {
+  return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
+}
+
+function targetOf(o: TargetOptions): 'openai-harmony' | 'chat-template' | 'jsdoc' | 'xml' {
+  const target = o.target ?? 'harmony';
+  return target === 'harmony' ? (o.flavor ?? 'openai-harmony') : target;
+}
+
+/** The printed tools section of compiled tools, per target. */
+function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
+  switch (targetOf(options)) {
+    case 'openai-harmony':
+      return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
+    case 'chat-template': {
+      const ns = emitChatTemplateNamespace(pairs(c), options.namespace ?? 'functions');
+      return { text: `# Tools\n\n${ns.text}`, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
+    }
+    case 'jsdoc':
+      return { text: renderJsdocToolsSection(c.tools, options), diagnostics: c.diagnostics };
+    case 'xml': {
+      const dialect = options.dialect ?? 'qwen';
+      return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
+    }
+  }
+}
+
+/** The tools section for the tools, in the chosen target (default: openai-harmony's `# Tools`). */
 export function renderCatalog(tools: ToolsInput, options: CatalogOptions = {}): RenderResult {
-  const c = compileTools(tools, options);
-  return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
+  return catalogOf(compileTools(tools, options), options);
 }
 
 /** The developer message: instructions, the tools section, response formats. */
 export function renderDeveloperMessage(tools: ToolsInput | undefined, options: DeveloperMessageOptions = {}): MessageResult {
-  const c = tools === undefined ? { tools: [], diagnostics: [] } : compileTools(tools, options);
-  const section = c.tools.length || options.namespaceDescription !== undefined ? emitHarmonyToolsSection([functionsNamespace(c.tools, options)]) : undefined;
-  const text = renderHarmonyDeveloperContent(options.instructions, section, options.responseFormats);
-  return { text, message: renderEnvelope({ role: 'developer', content: text }), diagnostics: c.diagnostics };
+  const c = tools === undefined ? NO_TOOLS : compileTools(tools, options);
+  const d = developerOf(c, options);
+  return { text: d.text, message: renderEnvelope({ role: 'developer', content: d.text }), diagnostics: d.diagnostics };
+}
+
+function developerOf(c: CompiledTools, options: DeveloperMessageOptions): RenderResult {
+  switch (targetOf(options)) {
+    case 'openai-harmony': {
+      const section = c.tools.length || options.namespaceDescription !== undefined ? emitHarmonyToolsSection([functionsNamespace(c.tools, options)]) : undefined;
+      return { text: renderHarmonyDeveloperContent(options.instructions, section, options.responseFormats), diagnostics: c.diagnostics };
+    }
+    case 'chat-template': {
+      const d = renderChatTemplateDeveloper(pairs(c), options.instructions !== undefined ? { instructions: options.instructions } : {});
+      return { text: d.text, diagnostics: [...c.diagnostics, ...d.diagnostics] };
+    }
+    case 'jsdoc':
+      return { text: renderJsdocDeveloperMessage(c.tools, options), diagnostics: c.diagnostics };
+    case 'xml':
+      throw new CompileError([{ code: 'usage/no-developer-message', severity: 'error', path: '', message: 'the xml target has no developer message: its templates put the tools in the system turn (use the catalog or the whole prompt)' }]);
+  }
 }
 
 /** The system message: identity, dates, reasoning, builtin tools, channels and the routing line. */
 export function renderSystemMessage(options: SystemOptions = {}): MessageResult {
-  const namespaces: HarmonyNamespace[] = [];
-  const diagnostics: Diagnostic[] = [];
-  if (options.browser) {
-    const tools = browserTools().map((t) => lowerTool(t).tool);
-    namespaces.push({ name: 'browser', description: BROWSER_DESCRIPTION, tools });
+  const text = systemOf(options);
+  return { text, message: renderEnvelope({ role: 'system', content: text }), diagnostics: [] };
+}
+
+function systemOf(options: SystemOptions): string {
+  switch (targetOf(options)) {
+    case 'chat-template': {
+      const builtinTools = [...(options.browser ? ['browser'] : []), ...(options.python ? ['python'] : [])];
+      return renderChatTemplateSystem({
+        ...(options.identity ? { identity: options.identity } : {}),
+        ...(options.date !== undefined ? { date: options.date } : {}),
+        ...(options.effort !== undefined ? { effort: options.effort } : {}),
+        builtinTools,
+        functionTools: options.functionTools ?? false,
+      }).text;
+    }
+    case 'xml':
+      throw new CompileError([{ code: 'usage/no-system-message', severity: 'error', path: '', message: 'the xml target has no separate system message: its templates build the system turn around the tools (use the catalog or the whole prompt)' }]);
+    case 'openai-harmony':
+    case 'jsdoc': {
+      const namespaces: HarmonyNamespace[] = [];
+      if (options.browser) namespaces.push({ name: 'browser', description: BROWSER_DESCRIPTION, tools: browserTools().map((t) => lowerTool(t).tool) });
+      if (options.python) namespaces.push({ name: 'python', description: PYTHON_DESCRIPTION, tools: [] });
+      const section = namespaces.length ? emitHarmonyToolsSection(namespaces) : undefined;
+      return renderHarmonySystemContent(options, section, options.functionTools ?? false);
+    }
   }
-  if (options.python) namespaces.push({ name: 'python', description: PYTHON_DESCRIPTION, tools: [] });
-  const section = namespaces.length ? emitHarmonyToolsSection(namespaces) : undefined;
-  const text = renderHarmonySystemContent(options, section, options.functionTools ?? false);
-  return { text, message: renderEnvelope({ role: 'system', content: text }), diagnostics };
 }
 
 /**
  * A whole prompt: the system message, the developer message (when there are tools or
  * instructions), the conversation, and `<|start|>assistant` when `completion` is set.
+ * The chat-template flavor and the xml target assemble it as their templates do.
  */
 export function renderPrompt(options: PromptOptions = {}): PromptResult {
-  const c = options.tools === undefined ? { tools: [] as IrTool[], diagnostics: [] as Diagnostic[] } : compileTools(options.tools, options);
+  const c = options.tools === undefined ? NO_TOOLS : compileTools(options.tools, options);
+  const kind = targetOf(options);
+  if (kind === 'chat-template') return chatTemplatePrompt(c, options);
+  if (kind === 'xml') return xmlPrompt(c, options);
   const ns = options.namespace ?? 'functions';
-  const system = renderSystemMessage({ ...options, functionTools: ns === 'functions' && c.tools.length > 0 });
+  const system = systemOf({ ...options, functionTools: ns === 'functions' && c.tools.length > 0 });
   const hasTools = c.tools.length > 0 || options.namespaceDescription !== undefined;
-  const catalog = hasTools ? emitHarmonyToolsSection([functionsNamespace(c.tools, options)]) : undefined;
+  const catalog = hasTools ? catalogOf(c, options).text : undefined;
   const hasDeveloper = hasTools || options.instructions !== undefined || (options.responseFormats?.length ?? 0) > 0;
-  const developer = hasDeveloper ? renderHarmonyDeveloperContent(options.instructions, catalog, options.responseFormats) : undefined;
-  const head: HarmonyMessage[] = [{ role: 'system', content: system.text }];
+  const developer = hasDeveloper ? developerOf(c, options).text : undefined;
+  const head: HarmonyMessage[] = [{ role: 'system', content: system }];
   if (developer !== undefined) head.push({ role: 'developer', content: developer });
   const text = renderConversation([...head, ...(options.messages ?? [])], options);
+  return { text, system, ...(developer !== undefined ? { developer } : {}), ...(catalog !== undefined ? { catalog } : {}), diagnostics: c.diagnostics };
+}
+
+function chatTemplatePrompt(c: CompiledTools, options: PromptOptions): PromptResult {
+  const tools = pairs(c);
+  const sys = { ...options, functionTools: tools.length > 0 };
+  const p = renderChatTemplatePrompt({
+    ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.date !== undefined ? { date: options.date } : {}),
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    builtinTools: [...(options.browser ? ['browser'] : []), ...(options.python ? ['python'] : [])],
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    tools,
+    messages: (options.messages ?? []).map((m) => ({ role: m.role, content: m.content })),
+    addGenerationPrompt: options.completion !== undefined,
+  });
+  const developer = renderChatTemplateDeveloper(tools, options.instructions !== undefined ? { instructions: options.instructions } : {}).text;
   return {
-    text,
-    system: system.text,
-    ...(developer !== undefined ? { developer } : {}),
-    ...(catalog !== undefined ? { catalog } : {}),
-    diagnostics: [...c.diagnostics, ...system.diagnostics],
+    text: p.text,
+    system: systemOf(sys),
+    ...(developer !== '' ? { developer } : {}),
+    ...(tools.length ? { catalog: catalogOf(c, options).text } : {}),
+    diagnostics: [...c.diagnostics, ...p.diagnostics],
   };
 }
 
+function xmlPrompt(c: CompiledTools, options: PromptOptions): PromptResult {
+  const dialect = options.dialect ?? 'qwen';
+  const p = renderXmlPrompt({
+    tools: c.definitions,
+    dialect,
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    ...(options.messages !== undefined ? { messages: options.messages.map((m) => ({ role: m.role, content: m.content })) } : {}),
+    addGenerationPrompt: options.completion !== undefined,
+  });
+  return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics] };
+}
 
 /** The parts of a prompt the CLI and batch rendering can print. */
 export type Part = 'system' | 'developer' | 'catalog' | 'prompt';
@@ -193,6 +316,10 @@ export interface PartOptions extends PromptOptions {
 
 /** One part of the prompt for these tools: what `render --part` prints. */
 export function renderPart(tools: ToolsInput, options: PartOptions = {}): RenderResult {
+  if (targetOf(options) === 'xml' && (options.part === 'system' || options.part === 'developer')) {
+    throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
+  }
+  if (options.part === 'catalog') return renderCatalog(tools, options);
   const p = renderPrompt({ ...options, tools });
   switch (options.part ?? 'prompt') {
     case 'system':

@@ -1,0 +1,47 @@
+/**
+ * The batch CLI end to end against both gpt-oss oracles: `render --jsonl` over the oracle
+ * input files, exactly as a user would run it, for each flavor.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { HAVE_SHARED, readJsonlPlain, sharedMissingNote, sharedPath } from '../support/shared.js';
+
+async function jsonl(argv: string[], stdin: string): Promise<Map<string, { text?: string; error?: string }>> {
+  let out = '';
+  const io: CliIo = { stdout: (s) => void (out += s), stderr: () => undefined, stdin: async () => stdin, isTTY: false, env: {} };
+  expect(await main(argv, io)).toBe(0);
+  return new Map(out.trim().split('\n').map((l) => { const r = JSON.parse(l); return [r.id, r]; }));
+}
+
+if (HAVE_SHARED) {
+  describe('render --jsonl against the oracles', () => {
+    for (const set of ['corpus-groups', 'corpus-single']) {
+      it(`${set}: openai-harmony developer messages`, async () => {
+        const got = await jsonl(['render', '-', '--jsonl', '--part', 'developer', '--quiet'], readFileSync(sharedPath(`oracles/inputs/${set}.jsonl`), 'utf8'));
+        const want = readJsonlPlain<{ id: string; developer: string }>(sharedPath(`oracles/openai-harmony/${set}.jsonl`));
+        const exact = want.filter((w) => got.get(w.id)?.text === w.developer).length;
+        console.log(`render --jsonl openai-harmony ${set}: ${exact}/${want.length} exact`);
+        expect(exact).toBe(want.length);
+      });
+      it(`${set}: chat-template whole prompts (one user "hi", date 2025-08-05, generation prompt)`, async () => {
+        // the template oracle renders each case with one user message "hi" and the generation prompt
+        const lines = readFileSync(sharedPath(`oracles/inputs/${set}.jsonl`), 'utf8').trim().split('\n')
+          .map((l) => `${l.slice(0, l.lastIndexOf('}'))}, "messages": [{"role": "user", "content": "hi"}], "completion": true}`).join('\n');
+        const got = await jsonl(['render', '-', '--jsonl', '--flavor', 'chat-template', '--date', '2025-08-05', '--quiet'], lines);
+        const want = readJsonlPlain<{ id: string; prompt?: string; error?: string }>(sharedPath(`oracles/chat-template/${set}.jsonl`));
+        const exact = want.filter((w) => (w.error !== undefined ? got.get(w.id)?.error !== undefined : got.get(w.id)?.text === w.prompt)).length;
+        console.log(`render --jsonl chat-template ${set}: ${exact}/${want.length} exact`);
+        expect(exact).toBe(want.length);
+      });
+    }
+  });
+} else {
+  describe('render --jsonl against the oracles (not available)', () => {
+    it('says plainly that it did not run', () => {
+      console.warn(sharedMissingNote('render --jsonl oracle'));
+      expect(HAVE_SHARED).toBe(false);
+    });
+  });
+}
