@@ -1,0 +1,7 @@
+declare namespace my_tools {
+  /** The namespace option, sanitized. */
+  type ping = (_: {
+    /** @format hostname */
+    host: string;
+  }) => any;
+}
