@@ -16,6 +16,7 @@ import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTempla
 import { emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
 import { readTools as readToolsInput } from './input/read.js';
+import { applyControlTokensToRead, type ControlTokenPolicy } from './input/control-tokens.js';
 import type { IrTool } from './ir/nodes.js';
 import { lowerTool, type LowerLimits } from './lower/index.js';
 import { BROWSER_DESCRIPTION, PYTHON_DESCRIPTION, browserTools } from './messages/builtins.js';
@@ -29,6 +30,7 @@ export { CompileError, formatDiagnostic, isCompileError, type Diagnostic, type S
 export { JsonNumber, parseJson, fromJs, toJs, type JsonValue, type JsonObject, type JsonArray } from './ir/json.js';
 export type * from './ir/nodes.js';
 export type { ToolDefinition, ToolFormat, ReadResult } from './input/types.js';
+export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, escapeControlTokens, findControlTokens, unescapeControlTokens, type ControlTokenPolicy } from './input/control-tokens.js';
 export { lowerSchema, lowerTool, type LowerOptions, type LowerLimits, type LowerResult } from './lower/index.js';
 export { harmonyType } from './emit/harmony/types.js';
 export { emitHarmonyTool, emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
@@ -80,6 +82,8 @@ export interface CatalogOptions extends TargetOptions {
   readonly namespaceDescription?: string;
   /** Lowering limits. */
   readonly limits?: Partial<LowerLimits>;
+  /** Control-token spellings in tool text (`<|end|>`, `</tool_call>`…): `keep` (default, the reference bytes, a `security/control-token` warning), `escape` (`<\|end|>`), `error`. */
+  readonly controlTokens?: ControlTokenPolicy;
 }
 
 /** Options for the developer message. */
@@ -143,8 +147,8 @@ export interface CompiledTools {
 }
 
 /** Read and lower tools; throws a CompileError when any diagnostic is an error. */
-export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits> } = {}): CompiledTools {
-  const read = asRead(input);
+export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits>; controlTokens?: ControlTokenPolicy } = {}): CompiledTools {
+  const read = applyControlTokensToRead(asRead(input), options.controlTokens ?? 'keep');
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   const tools = read.tools.map((t) => {
     const r = lowerTool(t, options.limits ? { limits: options.limits } : {});
@@ -319,15 +323,17 @@ export function renderPart(tools: ToolsInput, options: PartOptions = {}): Render
   if (targetOf(options) === 'xml' && (options.part === 'system' || options.part === 'developer')) {
     throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
   }
-  if (options.part === 'catalog') return renderCatalog(tools, options);
+  if (options.part === 'catalog') {
+    // no tools, no tools section
+    const c = compileTools(tools, options);
+    return c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options) : { text: '', diagnostics: c.diagnostics };
+  }
   const p = renderPrompt({ ...options, tools });
   switch (options.part ?? 'prompt') {
     case 'system':
       return { text: p.system, diagnostics: p.diagnostics };
     case 'developer':
       return { text: p.developer ?? '', diagnostics: p.diagnostics };
-    case 'catalog':
-      return { text: p.catalog ?? '', diagnostics: p.diagnostics };
     case 'prompt':
       return { text: p.text, diagnostics: p.diagnostics };
   }

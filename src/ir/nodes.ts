@@ -246,7 +246,7 @@ export interface IrCatalog {
 }
 
 /** An empty meta. */
-export const EMPTY_META: IrMeta = Object.freeze({ examples: Object.freeze([]) as readonly JsonValue[], deprecated: false, readOnly: false, writeOnly: false });
+export const EMPTY_META: IrMeta = Object.freeze({ title: undefined, description: undefined, examples: Object.freeze([]) as readonly JsonValue[], default: undefined, deprecated: false, readOnly: false, writeOnly: false });
 
 /** True when the schema had a non-empty `enum` (the node, a member of its keywords intersection, or a variant of its type list). */
 export function hasNonEmptyEnum(node: IrNode): boolean {

@@ -60,7 +60,7 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
   if (en !== undefined && !isJsonArray(en)) ctx.report('warning', 'schema/enum-not-array', `${pointer}/enum`, `enum is a ${jsonTypeOf(en)}, not an array; it is ignored`);
   if (count === 0) {
     const unsupported = schema.has('not') || schema.has('if');
-    return { ...base, kind: 'any', reason: unsupported ? 'unsupported' : 'empty' };
+    return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'any', reason: unsupported ? 'unsupported' : 'empty' };
   }
   // a single keyword's node carries the schema's meta; several are members of a keywords intersection
   const b: IrBase = count === 1 ? base : { pointer, meta: EMPTY_META, nullable: false };
@@ -69,15 +69,15 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
   else if (typeArray) parts.push(fromTypeArray(b, type, schema, pointer, depth, ctx) as IrNode);
   else if (implicit === 'object') parts.push(fromObject(b, schema, pointer, depth, ctx, 'implicit'));
   else if (implicit === 'array') parts.push(fromArray(b, schema, pointer, depth, ctx, 'implicit'));
-  if (!typed && isJsonArray(en)) parts.push({ ...b, kind: 'enum', values: en, origin: 'enum' });
-  if (schema.has('const')) parts.push({ ...b, kind: 'literal', value: schema.get('const') as JsonValue });
+  if (!typed && isJsonArray(en)) parts.push({ pointer: b.pointer, meta: b.meta, nullable: b.nullable, kind: 'enum', values: en, origin: 'enum' });
+  if (schema.has('const')) parts.push({ pointer: b.pointer, meta: b.meta, nullable: b.nullable, kind: 'literal', value: schema.get('const') as JsonValue });
   if (typeof ref === 'string') parts.push(fromRef(b, ref, ctx));
   for (const kw of combiners) {
     const v = schema.get(kw) as JsonArray;
     parts.push(kw === 'allOf' ? fromAllOf(b, v, pointer, depth, ctx) : fromUnion(b, v, kw, pointer, depth, ctx));
   }
   if (count === 1) return parts[0];
-  return { ...base, kind: 'intersection', origin: 'keywords', members: parts };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'intersection', origin: 'keywords', members: parts };
 }
 
 /** The node for one `type` name, reading the schema's other keywords under that type. */
@@ -99,7 +99,7 @@ export function lowerByTypeName(name: string, base: IrBase, schema: JsonObject, 
       return fromArray(base, schema, pointer, depth, ctx, origin);
     default:
       ctx.report('warning', 'schema/unknown-type', `${pointer}/type`, `type ${JSON.stringify(name)} is not a JSON Schema type (string, number, integer, boolean, null, object, array); it is shown as any`);
-      return { ...base, kind: 'any', reason: 'unknown-type', typeName: name };
+      return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'any', reason: 'unknown-type', typeName: name };
   }
 }
 

@@ -25,11 +25,12 @@ export function lowerMeta(schema: JsonObject, pointer: string, ctx: LowerContext
   if (deprecated !== undefined && typeof deprecated !== 'boolean') {
     ctx.report('warning', 'schema/non-boolean-keyword', `${pointer}/deprecated`, `deprecated is a ${jsonTypeOf(deprecated)}, not a boolean; it is ignored`);
   }
+  // one object shape for every meta (fields present even when undefined): keeps property access monomorphic
   return {
-    ...(typeof title === 'string' ? { title } : {}),
-    ...(typeof description === 'string' ? { description } : {}),
+    title: typeof title === 'string' ? title : undefined,
+    description: typeof description === 'string' ? description : undefined,
     examples: isJsonArray(examples) ? examples : EMPTY_META.examples,
-    ...(dflt !== undefined ? { default: { value: dflt as JsonValue } } : {}),
+    default: dflt !== undefined ? { value: dflt as JsonValue } : undefined,
     deprecated: deprecated === true,
     readOnly: schema.get('readOnly') === true,
     writeOnly: schema.get('writeOnly') === true,

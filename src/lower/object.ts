@@ -52,7 +52,7 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
   const minP = schema.get('minProperties');
   const maxP = schema.get('maxProperties');
   return {
-    ...base,
+    pointer: base.pointer, meta: base.meta, nullable: base.nullable,
     kind: 'object',
     origin,
     properties,

@@ -36,13 +36,13 @@ export function localRefPointer(ref: string): string | undefined {
  */
 export function fromRef(base: IrBase, ref: string, ctx: LowerContext): IrRef {
   const r = ctx.refs.get(ref);
-  if (!r || r.status === 'unresolved') return { ...base, kind: 'ref', ref };
+  if (!r || r.status === 'unresolved') return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'ref', ref };
   const target = r.target;
   if (r.status === 'ok' && !ctx.queued.has(target)) {
     ctx.queued.add(target);
     ctx.pending.push(target);
   }
-  return { ...base, kind: 'ref', ref, target, name: refName(target), ...(r.status === 'circular' ? { circular: true } : {}) };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'ref', ref, target, name: refName(target), circular: r.status === 'circular' };
 }
 
 /** A readable name for a ref target: its last pointer token (`/$defs/Node` → `Node`), or `Root`. */

@@ -51,12 +51,12 @@ export function fromNumber(base: IrBase, schema: JsonObject, origin: IrOrigin, i
 
 /** A boolean schema (`type: boolean`). */
 export function fromBoolean(base: IrBase, schema: JsonObject, origin: IrOrigin): IrNode {
-  return fromTypedEnum(base, 'boolean', schema, origin) ?? { ...base, kind: 'boolean', origin };
+  return fromTypedEnum(base, 'boolean', schema, origin) ?? { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'boolean', origin };
 }
 
 /** `type: null`. */
 export function fromNull(base: IrBase, origin: IrOrigin): IrNode {
-  return { ...base, kind: 'null', origin };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'null', origin };
 }
 
 /** `{k: v}` when v is defined, `{}` otherwise. */

@@ -7,12 +7,12 @@ import { lowerAt, lowerByTypeName } from './index.js';
 /** `oneOf` / `anyOf`: each variant lowered at its own pointer. */
 export function fromUnion(base: IrBase, variants: JsonArray, keyword: 'oneOf' | 'anyOf', pointer: string, depth: number, ctx: LowerContext): IrUnion {
   if (variants.length === 0) ctx.report('warning', 'schema/empty-union', `${pointer}/${keyword}`, `${keyword} is empty: no value can match`);
-  return { ...base, kind: 'union', origin: keyword, variants: variants.map((v, k) => lowerAt(v, `${pointer}/${keyword}/${k}`, depth + 1, ctx)) };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'union', origin: keyword, variants: variants.map((v, k) => lowerAt(v, `${pointer}/${keyword}/${k}`, depth + 1, ctx)) };
 }
 
 /** `allOf`: each member lowered at its own pointer. */
 export function fromAllOf(base: IrBase, members: JsonArray, pointer: string, depth: number, ctx: LowerContext): IrIntersection {
-  return { ...base, kind: 'intersection', origin: 'allOf', members: members.map((v, k) => lowerAt(v, `${pointer}/allOf/${k}`, depth + 1, ctx)) };
+  return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'intersection', origin: 'allOf', members: members.map((v, k) => lowerAt(v, `${pointer}/allOf/${k}`, depth + 1, ctx)) };
 }
 
 /**
@@ -25,7 +25,7 @@ export function fromTypeArray(base: IrBase, types: JsonArray, schema: JsonObject
   if (names.length === 0) return undefined;
   const variantBase: IrBase = { pointer: base.pointer, meta: EMPTY_META, nullable: false };
   return {
-    ...base,
+    pointer: base.pointer, meta: base.meta, nullable: base.nullable,
     kind: 'union',
     origin: 'typeArray',
     typeNames: types,
