@@ -1,0 +1,178 @@
+/** `harmony-catalog dump`: the inventory of a tool set, one row per tool (parameters, tokens, findings) and the totals. */
+import { parseArgs } from 'node:util';
+import { formatDiagnostic } from '../diagnostics.js';
+import { inventory, type Inventory, type InventoryTool } from '../inventory.js';
+import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
+import { loadToolsArg, mcpTimeoutFrom } from './sources.js';
+
+/** Help text of `dump`. */
+export const DUMP_HELP = `Usage: harmony-catalog dump <file|-|--mcp "command args"> [options]
+
+One row per tool: its name, parameter count, tokens (o200k_harmony: the tool's share of the
+developer message) and lint findings; then the totals (system message, developer message,
+catalog). Messages are counted whole, <|start|> to <|end|>.
+
+Options:
+  --sort <key>          input (default) | tokens (most first) | name
+  --show                print each tool's rendering too
+  --format <f>          text (default) | json | markdown
+  --max-tokens <n>      exit 1 when the catalog is over n tokens (the output is still printed)
+  --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
+  --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
+  --quiet               do not print warnings
+  -h, --help            this help
+Render options, as for 'harmony-catalog render' (see its --help): --instructions, --namespace,
+  --date, --effort, --identity, --cutoff, --browser, --python, and the target/flavor options.
+
+--format json prints {"tools": [{"name", "parameters", "tokens", "findings"}],
+"totals": {"system", "developer", "catalog"}} (with --show each tool also has "text").
+Colours are used only on a terminal, never when NO_COLOR is set.
+Exit codes: 0 listed, 1 the input cannot be rendered or the catalog is over --max-tokens, 2 usage error.
+`;
+
+// The render options of `render`, without those that make no sense here (a part, jsonl cases).
+const { part: _part, jsonl: _jsonl, help: _help, ...RENDER_ONLY } = RENDER_OPTIONS;
+
+const OPTIONS = {
+  ...RENDER_ONLY,
+  sort: { type: 'string' },
+  show: { type: 'boolean' },
+  format: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'mcp-timeout': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SORTS = ['input', 'tokens', 'name'] as const;
+const FORMATS = ['text', 'json', 'markdown'] as const;
+type Sort = (typeof SORTS)[number];
+type Format = (typeof FORMATS)[number];
+
+/** Run `dump`. */
+export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return guard(io, async () => {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout(DUMP_HELP);
+      return 0;
+    }
+    if (positionals.length > 1) throw new UsageError(`dump takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
+    const sort = oneOf('--sort', values.sort ?? 'input', SORTS);
+    const format = oneOf('--format', values.format ?? 'text', FORMATS);
+    const max = values['max-tokens'];
+    if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-tokens must be a whole number of tokens, not ${JSON.stringify(max)}`);
+    const { part: _p, ...options } = partOptionsFrom(values);
+    const timeoutMs = mcpTimeoutFrom(values['mcp-timeout']);
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, timeoutMs !== undefined ? { timeoutMs } : {});
+
+    const inv = await inventory(loaded.input, options);
+    if (!values.quiet) printDiagnostics(inv.diagnostics, io);
+    const rows = sortRows(inv.tools, sort);
+    const color = useColor(io);
+    const show = Boolean(values.show);
+    io.stdout(format === 'json' ? formatJson(inv, rows, show) : format === 'markdown' ? formatMarkdown(inv, rows, show) : formatText(inv, rows, show, color));
+    if (max !== undefined && inv.totals.catalog > Number(max)) {
+      io.stderr(`${paint(color, RED, `harmony-catalog: over budget: the catalog is ${inv.totals.catalog} tokens, more than --max-tokens ${max}`)}\n`);
+      return 1;
+    }
+    return 0;
+  });
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+/** Rows in the asked order (ties keep the input order). */
+export function sortRows(tools: readonly InventoryTool[], sort: Sort): InventoryTool[] {
+  const rows = [...tools];
+  if (sort === 'tokens') rows.sort((a, b) => b.tokens - a.tokens);
+  if (sort === 'name') rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------
+// Colours: only on a terminal, never with NO_COLOR (https://no-color.org: set and not empty)
+
+const BOLD = [1, 22] as const;
+const DIM = [2, 22] as const;
+const RED = [31, 39] as const;
+const YELLOW = [33, 39] as const;
+
+function useColor(io: CliIo): boolean {
+  const no = io.env.NO_COLOR;
+  return io.isTTY && (no === undefined || no === '');
+}
+
+function paint(on: boolean, [open, close]: readonly [number, number], s: string): string {
+  return on ? `\u001b[${open}m${s}\u001b[${close}m` : s;
+}
+
+// ---------------------------------------------------------------------------------------
+// Formats
+
+/** The rendering of a tool as shown: its catalog text without the blank lines around it. */
+function shown(tool: InventoryTool): string {
+  return tool.text.replace(/^\n+|\n+$/g, '');
+}
+
+function findingLine(f: InventoryTool['findings'][number]): string {
+  return `${formatDiagnostic(f)}${f.flavor !== undefined ? ` (${f.flavor})` : ''}`;
+}
+
+/** A text table with the totals under it. */
+export function formatText(inv: Inventory, rows: readonly InventoryTool[], show: boolean, color = false): string {
+  const head = ['tool', 'params', 'tokens', 'findings'];
+  const cells = rows.map((t) => [t.name, String(t.parameters), String(t.tokens), String(t.findings.length)]);
+  const width = head.map((h, k) => Math.max(h.length, ...cells.map((c) => c[k].length)));
+  const line = (c: readonly string[]) => c.map((x, k) => (k === 0 ? x.padEnd(width[k]) : x.padStart(width[k]))).join('  ').trimEnd();
+  const out: string[] = [paint(color, BOLD, line(head))];
+  cells.forEach((c, i) => {
+    const text = line(c);
+    out.push(rows[i].findings.length ? paint(color, YELLOW, text) : text);
+  });
+  const n = inv.tools.length;
+  out.push('');
+  out.push(`${n} tool${n === 1 ? '' : 's'}; tokens (o200k_harmony): system ${inv.totals.system}, developer ${inv.totals.developer}, catalog ${inv.totals.catalog}`);
+  const overhead = inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0);
+  out.push(paint(color, DIM, `(messages counted whole, <|start|> to <|end|>; catalog text outside any tool: ${overhead})`));
+  const findings = rows.flatMap((t) => t.findings.map(findingLine));
+  if (findings.length) out.push('', paint(color, BOLD, 'findings:'), ...findings.map((f) => `  ${f}`));
+  if (show) for (const t of rows) out.push('', paint(color, BOLD, `── ${t.name} (${t.tokens} tokens) ──`), shown(t));
+  return `${out.join('\n')}\n`;
+}
+
+/** `{"tools": [...], "totals": {...}}`. */
+export function formatJson(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
+  const tools = rows.map((t) => ({ name: t.name, parameters: t.parameters, tokens: t.tokens, findings: t.findings, ...(show ? { text: t.text } : {}) }));
+  return `${JSON.stringify({ tools, totals: inv.totals }, null, 2)}\n`;
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/\n/g, ' ');
+}
+
+/** A GitHub-flavoured Markdown table, the totals, and with --show a fenced block per tool. */
+export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
+  const out = ['| tool | parameters | tokens | findings |', '| --- | ---: | ---: | ---: |'];
+  for (const t of rows) out.push(`| ${mdCell(t.name)} | ${t.parameters} | ${t.tokens} | ${t.findings.length} |`);
+  out.push('', `**Totals** (o200k_harmony tokens): system ${inv.totals.system} · developer ${inv.totals.developer} · catalog ${inv.totals.catalog}`);
+  const findings = rows.flatMap((t) => t.findings.map(findingLine));
+  if (findings.length) out.push('', '**Findings**', '', ...findings.map((f) => `- ${mdCell(f)}`));
+  if (show) {
+    for (const t of rows) {
+      const text = shown(t);
+      const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+      out.push('', `### ${mdCell(t.name)} (${t.tokens} tokens)`, '', fence, text, fence);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,31 @@
+/** Where a command's tools come from: a file, standard input, or a live MCP server (`--mcp "command args"`). */
+import { loadMcpTools, type LoadMcpOptions } from '../build/sources.js';
+import { readInputArg, UsageError, type CliIo } from './io.js';
+
+export { loadMcpTools, type LoadMcpOptions } from '../build/sources.js';
+
+/** Tools as a command reads them: JSON text (a file, stdin) or MCP tool objects, and a name for messages. */
+export interface LoadedTools {
+  /** JSON text, or the MCP server's tool objects (read by `readTools` as MCP tools). */
+  readonly input: string | readonly unknown[];
+  /** The file name, `-`, or `mcp: <command>`. */
+  readonly source: string;
+}
+
+/** The tools of a command: `--mcp` (then no file may be given), else the file argument or `-` for stdin. */
+export async function loadToolsArg(file: string | undefined, mcp: string | undefined, io: CliIo, options: LoadMcpOptions = {}): Promise<LoadedTools> {
+  if (mcp !== undefined) {
+    if (file !== undefined) throw new UsageError(`give either a file or --mcp, not both (got ${JSON.stringify(file)} and --mcp)`);
+    if (mcp.trim() === '') throw new UsageError('--mcp needs a command, e.g. --mcp "node server.js stdio"');
+    return { input: await loadMcpTools(mcp, options), source: `mcp: ${mcp}` };
+  }
+  return { input: await readInputArg(file, io), source: file ?? '-' };
+}
+
+/** Parse `--mcp-timeout <ms>`. */
+export function mcpTimeoutFrom(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !(n > 0)) throw new UsageError(`--mcp-timeout must be a positive number of milliseconds, not ${JSON.stringify(value)}`);
+  return n;
+}

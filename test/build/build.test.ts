@@ -1,0 +1,218 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { planBuild } from '../../src/build/index.js';
+import { renderPart } from '../../src/index.js';
+import { inventory } from '../../src/inventory.js';
+import { ROOT } from '../support/shared.js';
+import { runCli } from '../dump/cli.js';
+
+const EXAMPLE = join(ROOT, 'examples/build/harmony-catalog.config.json');
+
+const tmp = mkdtempSync(join(tmpdir(), 'hc-build-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let projects = 0;
+
+/** A fresh project directory with these files (objects are written as JSON). */
+function project(files: Record<string, unknown>): string {
+  const dir = join(tmp, `p${++projects}`);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  }
+  return dir;
+}
+
+const WEATHER = readFileSync(join(ROOT, 'examples/weather.json'), 'utf8');
+const SEARCH = [{ name: 'search', description: 'Search the web.', input_schema: { type: 'object', properties: { q: { type: 'string', description: 'Query' } }, required: ['q'] } }];
+
+describe('the example in examples/build', () => {
+  it('build --check passes against the committed outputs', async () => {
+    const r = await runCli(['build', '--check', '--config', EXAMPLE]);
+    expect(r.err).toBe('');
+    expect(r.out).toBe('4 outputs up to date\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('is deterministic: two plans give the same bytes', async () => {
+    const a = await planBuild(EXAMPLE);
+    const b = await planBuild(EXAMPLE);
+    expect(a.files.map((f) => f.content)).toEqual(b.files.map((f) => f.content));
+    expect(a.files.map((f) => f.name)).toEqual(['out/developer.txt', 'out/prompt.txt', 'out/catalog.ts', 'out/catalog.json']);
+    expect(a.diagnostics).toEqual([]);
+  });
+
+  it('joins a JSON file, a glob and a TypeBox module, in config order', async () => {
+    const plan = await planBuild(EXAMPLE);
+    const json = JSON.parse(plan.files[3].content) as { tools: { name: string }[]; parts: { developer: string } };
+    expect(json.tools.map((t) => t.name)).toEqual(['get_current_weather', 'get_location', 'list_events', 'create_event', 'book_flight', 'search_policy']);
+    // the TypeBox schema's description is the tool's, not printed again on its parameters
+    expect(json.parts.developer).toContain('// Search the company travel policy.\ntype search_policy = (_: {\n// What to look for\nquery: string,\nlimit?: number, // default: 5\n}) => any;');
+  });
+});
+
+describe('harmony-catalog build', () => {
+  it('writes every format; a second run changes nothing', async () => {
+    const dir = project({
+      'tools/weather.json': WEATHER,
+      'tools/search.json': SEARCH,
+      'harmony-catalog.config.json': {
+        sources: ['tools/*.json'],
+        outputs: [
+          { path: 'out/developer.txt', part: 'developer', instructions: 'Be brief.' },
+          { path: 'out/catalog.mjs' },
+          { path: 'out/catalog.json' },
+          { path: 'out/prompt.md', format: 'text' },
+        ],
+      },
+    });
+    const cfg = join(dir, 'harmony-catalog.config.json');
+    const first = await runCli(['build', '--config', cfg]);
+    expect(first).toEqual({ code: 0, out: 'wrote  out/developer.txt\nwrote  out/catalog.mjs\nwrote  out/catalog.json\nwrote  out/prompt.md\n', err: '' });
+    const bytes = ['developer.txt', 'catalog.mjs', 'catalog.json', 'prompt.md'].map((f) => readFileSync(join(dir, 'out', f), 'utf8'));
+    const second = await runCli(['build', '--config', cfg]);
+    expect(second.out).toBe('up to date  out/developer.txt\nup to date  out/catalog.mjs\nup to date  out/catalog.json\nup to date  out/prompt.md\n');
+    expect(['developer.txt', 'catalog.mjs', 'catalog.json', 'prompt.md'].map((f) => readFileSync(join(dir, 'out', f), 'utf8'))).toEqual(bytes);
+
+    // sources in order: files of a glob sorted (search.json before weather.json)
+    const tools = `[${JSON.stringify(SEARCH[0])}, ${WEATHER.trim().slice(1, -1)}]`;
+    expect(bytes[0]).toBe(renderPart(tools, { part: 'developer', instructions: 'Be brief.' }).text);
+    expect(bytes[3]).toBe(renderPart(tools, { part: 'prompt' }).text);
+
+    const inv = await inventory(tools);
+    const mod = (await import(pathToFileURL(join(dir, 'out/catalog.mjs')).href)) as Record<string, unknown>;
+    expect(mod).toMatchObject({ system: inv.system, developer: inv.developer, catalog: inv.catalog, prompt: inv.prompt, tokens: inv.totals });
+    expect(mod.tools).toEqual(inv.tools.map((t) => ({ name: t.name, parameters: t.parameters, tokens: t.tokens })));
+    expect(bytes[1]).toMatch(/^\/\/ Generated by harmony-catalog build from harmony-catalog.config.json/);
+
+    const json = JSON.parse(bytes[2]) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual(['options', 'parts', 'tokens', 'tools']);
+    expect(json.parts).toEqual({ system: inv.system, developer: inv.developer, catalog: inv.catalog, prompt: inv.prompt });
+    expect(json.tokens).toEqual(inv.totals);
+  });
+
+  it('--check writes nothing, shows the diff and exits 1 when an output would change', async () => {
+    const dir = project({ 'a.json': WEATHER, 'harmony-catalog.config.json': { sources: ['a.json'], outputs: [{ path: 'out/catalog.txt', part: 'catalog' }, { path: 'out/same.txt', part: 'system' }] } });
+    const cfg = join(dir, 'harmony-catalog.config.json');
+    const missing = await runCli(['build', '--check', '--config', cfg]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('--- out/catalog.txt\t(missing)\n+++ out/catalog.txt\tbuild\n');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+
+    expect((await runCli(['build', '--config', cfg])).code).toBe(0);
+    expect(await runCli(['build', '--check', '--config', cfg])).toEqual({ code: 0, out: '2 outputs up to date\n', err: '' });
+
+    writeFileSync(join(dir, 'a.json'), WEATHER.replace('Gets the location of the user.', 'Gets where the user is.'));
+    const before = readFileSync(join(dir, 'out/catalog.txt'), 'utf8');
+    const r = await runCli(['build', '--check', '--config', cfg]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('--- out/catalog.txt\ton disk\n+++ out/catalog.txt\tbuild\n');
+    expect(r.out).toContain('\n-// Gets the location of the user.\n+// Gets where the user is.\n');
+    expect(r.out).not.toContain('same.txt');
+    expect(r.err).toBe("harmony-catalog: 1 of 2 outputs would change: out/catalog.txt\nRun 'harmony-catalog build' and commit the result.\n");
+    expect(readFileSync(join(dir, 'out/catalog.txt'), 'utf8')).toBe(before);
+    // colours only on a terminal
+    expect((await runCli(['build', '--check', '--config', cfg], { isTTY: true })).out).toContain('\u001b[32m+// Gets where the user is.\u001b[39m');
+    expect((await runCli(['build', '--check', '--config', cfg], { isTTY: true, env: { NO_COLOR: '1' } })).out).not.toContain('\u001b[');
+  });
+
+  it('reads ES modules: tool arrays, tools, and object schemas named after their export', async () => {
+    const dir = project({
+      'tools.mjs': `
+        export const search = { type: 'object', description: 'Search.', properties: { q: { type: 'string' } }, required: ['q'] };
+        export const more = [{ type: 'function', function: { name: 'ping', description: 'Ping.' } }];
+        export const one = { name: 'pong', description: 'Pong.' };
+        export const version = '1.0';
+        export function helper() {}
+        export default { type: 'object', title: 'from_default', properties: {} };
+      `,
+      'harmony-catalog.config.json': {
+        sources: [{ module: './tools.mjs' }, { module: './tools.mjs', export: ['search'] }],
+        outputs: [{ path: 'out.json' }],
+      },
+    });
+    const plan = await planBuild(join(dir, 'harmony-catalog.config.json'));
+    const json = JSON.parse(plan.files[0].content) as { tools: { name: string }[]; parts: { catalog: string } };
+    // every export that is tools, in name order; then the one export asked for
+    expect(json.tools.map((t) => t.name)).toEqual(['from_default', 'ping', 'pong', 'search', 'search']);
+    expect(json.parts.catalog).toContain('// Search.\ntype search = (_: {\nq: string,\n}) => any;');
+    expect(plan.diagnostics.map((d) => d.message)).toEqual(['tools.mjs#search: another tool is also named "search" (at tools.mjs#search /); both are rendered']);
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['a glob that matches nothing', { 'harmony-catalog.config.json': { sources: ['tools/*.json'], outputs: [{ path: 'o.txt' }] } }, /^error \[build\/no-files\]: sources\[0\]: "tools\/\*\.json" matches no file\n/],
+    ['a missing file', { 'harmony-catalog.config.json': { sources: ['a.json'], outputs: [{ path: 'o.txt' }] } }, /^error \[build\/no-file\]: sources\[0\]: no such file: a\.json\n/],
+    ['a file that is not JSON', { 'a.json': '[{"name": }', 'harmony-catalog.config.json': { sources: ['a.json'], outputs: [{ path: 'o.txt' }] } }, /^error \[input\/not-json\]: a\.json: not JSON/],
+    ['a tool without a name', { 'tools/a.json': [{ description: 'x' }], 'harmony-catalog.config.json': { sources: ['tools/*.json'], outputs: [{ path: 'o.txt' }] } }, /^error \[input\/missing-name\] tool "#0" at \/0\/name: tools\/a\.json: the tool has no name\n/],
+    ['a module that cannot be imported', { 'm.mjs': 'export const = 1', 'harmony-catalog.config.json': { sources: [{ module: 'm.mjs' }], outputs: [{ path: 'o.txt' }] } }, /^error \[build\/module\]: sources\[0\]: cannot import m\.mjs: /],
+    ['a missing export', { 'm.mjs': 'export const a = [];', 'harmony-catalog.config.json': { sources: [{ module: 'm.mjs', export: 'tools' }], outputs: [{ path: 'o.txt' }] } }, /sources\[0\]: m\.mjs has no export "tools" \(it exports a\)/],
+    ['an export that is not tools', { 'm.mjs': 'export const n = 3;', 'harmony-catalog.config.json': { sources: [{ module: 'm.mjs', export: 'n' }], outputs: [{ path: 'o.txt' }] } }, /export "n" is not tools, a tool, or an object schema/],
+  ])('%s: exit 1 and the source is named', async (_name, files, message) => {
+    const dir = project(files);
+    const r = await runCli(['build', '--config', join(dir, 'harmony-catalog.config.json')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(message);
+    expect(r.out).toBe('');
+    expect(existsSync(join(dir, 'o.txt'))).toBe(false);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a bad format', { sources: ['a.json'], outputs: [{ path: 'o', format: 'yaml' }] }, 'outputs[0].format: expected one of "text", "module", "json", got "yaml"'],
+    ['part on a module output', { sources: ['a.json'], outputs: [{ path: 'o.ts', part: 'catalog' }] }, 'outputs[0].part: only a text output holds one part; a module output holds them all'],
+    ['the chat template without a date', { sources: ['a.json'], outputs: [{ path: 'o.txt', flavor: 'chat-template' }] }, 'outputs[0].date: missing; expected a date (YYYY-MM-DD): the chat-template flavor writes today\'s date'],
+    ['a flavor with another target', { sources: ['a.json'], outputs: [{ path: 'o.txt', target: 'jsdoc', flavor: 'chat-template', date: '2025-01-01' }] }, 'outputs[0].flavor: applies to the harmony target only, not "jsdoc"'],
+    ['two outputs, one path', { sources: ['a.json'], outputs: [{ path: 'o.txt' }, { path: './o.txt' }] }, 'outputs[1].path: "./o.txt" is also outputs[0]\'s path'],
+  ])('config error, %s: exit 2 and the key is named', async (_name, config, message) => {
+    const dir = project({ 'a.json': WEATHER, 'harmony-catalog.config.json': config });
+    const r = await runCli(['build', '--config', join(dir, 'harmony-catalog.config.json')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(r.err).toContain('harmony-catalog.config.json: ');
+  });
+
+  it('a missing config, or one that is not JSON: exit 2', async () => {
+    const dir = project({ 'bad.json': '{ sources: [] }' });
+    const none = await runCli(['build', '--config', join(dir, 'nope.json')]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('nope.json: no such file (give --config <file>, or create harmony-catalog.config.json)');
+    const bad = await runCli(['build', '--config', join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('bad.json: not JSON: ');
+    expect((await runCli(['build', 'extra'])).code).toBe(2);
+  });
+
+  it('targets and flavors are passed through; the chat template needs its date', async () => {
+    const dir = project({
+      'a.json': WEATHER,
+      'harmony-catalog.config.json': {
+        sources: ['a.json'],
+        outputs: [
+          { path: 'ct-developer.txt', part: 'developer', flavor: 'chat-template' },
+          { path: 'ct.json', flavor: 'chat-template', date: '2025-08-05', messages: [{ role: 'user', content: 'hi' }] },
+          { path: 'ct-no-prompt.json', flavor: 'chat-template', date: '2025-08-05' },
+          { path: 'tools.d.ts', format: 'text', part: 'catalog', target: 'jsdoc' },
+          { path: 'qwen.txt', target: 'xml', part: 'catalog' },
+        ],
+      },
+    });
+    const plan = await planBuild(join(dir, 'harmony-catalog.config.json'));
+    const [dev, ct, noPrompt, jsdoc, xml] = plan.files.map((f) => f.content);
+    const hi = [{ role: 'user', content: 'hi' }];
+    expect(dev).toBe(renderPart(WEATHER, { part: 'developer', flavor: 'chat-template', messages: hi }).text);
+    const json = JSON.parse(ct) as { options: unknown; parts: { prompt: string } };
+    expect(json.options).toEqual({ flavor: 'chat-template', date: '2025-08-05', messages: hi });
+    expect(json.parts.prompt).toBe(renderPart(WEATHER, { part: 'prompt', flavor: 'chat-template', date: '2025-08-05', messages: hi }).text);
+    // without a message the template cannot print a whole prompt: the other parts are still written
+    expect(Object.keys((JSON.parse(noPrompt) as { parts: object }).parts)).toEqual(['system', 'developer', 'catalog']);
+    expect(jsdoc).toBe(renderPart(WEATHER, { part: 'catalog', target: 'jsdoc' }).text);
+    expect(xml).toBe(renderPart(WEATHER, { part: 'catalog', target: 'xml' }).text);
+  });
+
+  it('--help', async () => {
+    const r = await runCli(['build', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Usage: harmony-catalog build \[--config harmony-catalog.config.json\] \[--check\]/);
+  });
+});

@@ -1,0 +1,19 @@
+/** Run the CLI in-process with captured output (shared by the dump, build and cli-mcp tests). */
+import { main } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+
+/** What a run printed and returned. */
+export interface CliRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Run `harmony-catalog argv…`; stdin, TTY and environment as given. */
+export async function runCli(argv: string[], opts: { stdin?: string; isTTY?: boolean; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { stdout: (s) => void (out += s), stderr: (s) => void (err += s), stdin: async () => opts.stdin ?? '', isTTY: opts.isTTY ?? false, env: opts.env ?? {} };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
