@@ -14,6 +14,7 @@ import { renderJsdocDeveloperMessage, renderJsdocToolsSection } from './emit/jsd
 import { emitXmlCatalog, renderXmlPrompt, xmlFindings, type XmlDialect } from './emit/xml/index.js';
 import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem } from './messages/chat-template.js';
 import { emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
+import { emitFaithfulToolsSection } from './emit/harmony/faithful.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
 import { readTools as readToolsInput } from './input/read.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from './input/control-tokens.js';
@@ -76,6 +77,13 @@ export interface TargetOptions {
 
 /** Options for the tools section. */
 export interface CatalogOptions extends TargetOptions {
+  /**
+   * `exact` (default) prints what the reference prints. `faithful` (openai-harmony flavor only)
+   * keeps the Harmony layout but first rewrites what the reference would print as `any`
+   * (refs inlined, anyOf → oneOf, allOf merged, const → enum, number enums as literals…), so
+   * everything the schema says stays visible; the text parses as TypeScript.
+   */
+  readonly lowering?: 'exact' | 'faithful';
   /** The namespace of the tools. Default `functions`. */
   readonly namespace?: string;
   /** A description of that namespace (`// ` lines under its heading; openai-harmony flavor). */
@@ -169,9 +177,14 @@ function pairs(c: CompiledTools): ChatTemplateTool[] {
   return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
 }
 
-function targetOf(o: TargetOptions): 'openai-harmony' | 'chat-template' | 'jsdoc' | 'xml' {
+function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'jsdoc' | 'xml' {
   const target = o.target ?? 'harmony';
-  return target === 'harmony' ? (o.flavor ?? 'openai-harmony') : target;
+  const kind = target === 'harmony' ? (o.flavor ?? 'openai-harmony') : target;
+  if (o.lowering === 'faithful') {
+    if (kind !== 'openai-harmony') throw new CompileError([{ code: 'usage/faithful', severity: 'error', path: '', message: `faithful lowering keeps the openai-harmony layout; it does not apply to ${target === 'harmony' ? `the ${kind} flavor` : `the ${kind} target`}` }]);
+    return 'faithful';
+  }
+  return kind;
 }
 
 /** The printed tools section of compiled tools, per target. */
@@ -179,6 +192,8 @@ function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
   switch (targetOf(options)) {
     case 'openai-harmony':
       return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
+    case 'faithful':
+      return { text: emitFaithfulToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
     case 'chat-template': {
       const ns = emitChatTemplateNamespace(pairs(c), options.namespace ?? 'functions');
       return { text: `# Tools\n\n${ns.text}`, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
@@ -206,8 +221,9 @@ export function renderDeveloperMessage(tools: ToolsInput | undefined, options: D
 
 function developerOf(c: CompiledTools, options: DeveloperMessageOptions): RenderResult {
   switch (targetOf(options)) {
-    case 'openai-harmony': {
-      const section = c.tools.length || options.namespaceDescription !== undefined ? emitHarmonyToolsSection([functionsNamespace(c.tools, options)]) : undefined;
+    case 'openai-harmony':
+    case 'faithful': {
+      const section = c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options).text : undefined;
       return { text: renderHarmonyDeveloperContent(options.instructions, section, options.responseFormats), diagnostics: c.diagnostics };
     }
     case 'chat-template': {
@@ -242,6 +258,7 @@ function systemOf(options: SystemOptions): string {
     case 'xml':
       throw new CompileError([{ code: 'usage/no-system-message', severity: 'error', path: '', message: 'the xml target has no separate system message: its templates build the system turn around the tools (use the catalog or the whole prompt)' }]);
     case 'openai-harmony':
+    case 'faithful':
     case 'jsdoc': {
       const namespaces: HarmonyNamespace[] = [];
       if (options.browser) namespaces.push({ name: 'browser', description: BROWSER_DESCRIPTION, tools: browserTools().map((t) => lowerTool(t).tool) });
@@ -323,18 +340,35 @@ export function renderPart(tools: ToolsInput, options: PartOptions = {}): Render
   if (targetOf(options) === 'xml' && (options.part === 'system' || options.part === 'developer')) {
     throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
   }
-  if (options.part === 'catalog') {
-    // no tools, no tools section
-    const c = compileTools(tools, options);
-    return c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options) : { text: '', diagnostics: c.diagnostics };
+  const part = options.part ?? 'prompt';
+  if (part === 'prompt') {
+    const p = renderPrompt({ ...options, tools });
+    return { text: p.text, diagnostics: p.diagnostics };
   }
-  const p = renderPrompt({ ...options, tools });
-  switch (options.part ?? 'prompt') {
-    case 'system':
-      return { text: p.system, diagnostics: p.diagnostics };
+  const c = compileTools(tools, options);
+  switch (part) {
+    case 'catalog':
+      // no tools, no tools section
+      return c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options) : { text: '', diagnostics: c.diagnostics };
     case 'developer':
-      return { text: p.developer ?? '', diagnostics: p.diagnostics };
-    case 'prompt':
-      return { text: p.text, diagnostics: p.diagnostics };
+      return developerOf(c, options);
+    case 'system': {
+      const ns = options.namespace ?? 'functions';
+      return { text: systemOf({ ...options, functionTools: c.tools.length > 0 && (targetOf(options) === 'chat-template' || ns === 'functions') }), diagnostics: c.diagnostics };
+    }
   }
+}
+
+export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
+export { diffFlavors } from './diff.js';
+export { renderFaithfulCatalog, emitFaithfulToolsSection } from './emit/harmony/faithful.js';
+export { faithfulTool, faithfulLowerTool } from './lower/faithful.js';
+export { emitJsdocCatalog, formatJsdoc } from './emit/jsdoc/index.js';
+export { emitXmlCatalog, renderXmlPrompt, xmlCallingInstructions } from './emit/xml/index.js';
+export { renderChatTemplatePrompt, renderChatTemplateSystem, renderChatTemplateDeveloper } from './messages/chat-template.js';
+export { renderHarmonyConversationJson } from './messages/serde.js';
+
+/** Tool by tool, what the model sees and what it costs in tokens (loads the tokenizer on first use). */
+export async function inventory(input: ToolsInput, options: import('./inventory.js').InventoryOptions = {}): Promise<import('./inventory.js').Inventory> {
+  return (await import('./inventory.js')).inventory(input, options);
 }

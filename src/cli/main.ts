@@ -3,13 +3,17 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { processIo, type CliIo } from './io.js';
-import { renderCommand } from './render.js';
 
 type Command = { readonly summary: string; readonly run: (argv: readonly string[], io: CliIo) => Promise<number> };
 
 /** The commands, by name. */
 export const COMMANDS: Record<string, Command> = {
-  render: { summary: 'print the prompt (or a part of it) the model reads for a tool file', run: renderCommand },
+  // each command's module is loaded when it runs: start-up stays small (no tokenizer, MCP SDK or prettier for render)
+  render: { summary: 'print the prompt (or a part of it) the model reads for a tool file', run: async (a, io) => (await import('./render.js')).renderCommand(a, io) },
+  lint: { summary: 'what the model will not see (or will misread), per tool and flavor', run: async (a, io) => (await import('./lint.js')).lintCommand(a, io) },
+  diff: { summary: 'each tool under two flavors (openai-harmony, chat-template, faithful): unified diffs', run: async (a, io) => (await import('./diff.js')).diffCommand(a, io) },
+  dump: { summary: 'one row per tool: parameters, tokens, findings; and the token totals', run: async (a, io) => (await import('./dump.js')).dumpCommand(a, io) },
+  build: { summary: 'render a config\'s sources into its output files (--check for CI)', run: async (a, io) => (await import('./build.js')).buildCommand(a, io) },
 };
 
 function version(): string {

@@ -2,11 +2,12 @@
 import { parseArgs } from 'node:util';
 import { isCompileError } from '../diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
-import { renderPart, type Part, type PartOptions } from '../index.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo } from './io.js';
+import { compileTools, CONTROL_TOKEN_POLICIES, emitJsdocCatalog, FLAVORS, formatJsdoc, renderPart, type ControlTokenPolicy, TARGETS, XML_DIALECTS, type Flavor, type Part, type PartOptions, type Target, type XmlDialect } from '../index.js';
+import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { loadToolsArg } from './sources.js';
 
 /** Help text of `render`. */
-export const RENDER_HELP = `Usage: harmony-catalog render <file|-> [options]
+export const RENDER_HELP = `Usage: harmony-catalog render <file|-|--mcp "command args"> [options]
 
 Print what the model reads for the tools in <file> (JSON: one tool or a list, in OpenAI Chat,
 OpenAI Responses, Anthropic, MCP, Gemini or bare {name, description, parameters} shape).
@@ -21,7 +22,20 @@ Options:
   --browser             add the builtin browser namespace to the system message
   --python              add the builtin python namespace to the system message
   --completion          end the prompt with <|start|>assistant
+  --user <text>         add a user message after the developer message (the chat template needs at
+                        least one message to render a whole prompt)
   --namespace <name>    namespace of the tools (default: functions)
+  --target <t>          harmony | jsdoc | xml (default: harmony)
+  --flavor <f>          harmony target: openai-harmony (vLLM, TensorRT-LLM) | chat-template (the official
+                        gpt-oss Jinja template: transformers, llama.cpp, LM Studio, mlx-lm) (default: openai-harmony)
+  --dialect <d>         xml target: qwen | qwen3-coder | hermes | anthropic (default: qwen)
+  --faithful            openai-harmony layout, but what the reference prints as any is rewritten so the
+                        schema's meaning stays visible (refs inlined, anyOf as unions, consts, number enums…)
+  --no-format           jsdoc target: do not format the declarations with prettier
+  --control-tokens <c>  keep | escape | error: tool text that spells a control token (<|end|>, <|im_start|>,
+                        </tool_call>…): keep prints it as the reference does and warns (default), escape
+                        writes a backslash after its "<" (<\\|end|>, <\\/tools>), error refuses the input
+  --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
   --jsonl               read one case a line: {"id", "tools", "instructions"?, "messages"?, and any
                         option above by name}; write {"id", "text"} or {"id", "error"} a line.
                         text is the part's content (no envelope), or the whole prompt for --part prompt
@@ -41,11 +55,22 @@ const OPTIONS = {
   browser: { type: 'boolean' },
   python: { type: 'boolean' },
   completion: { type: 'boolean' },
+  user: { type: 'string' },
   namespace: { type: 'string' },
+  target: { type: 'string' },
+  flavor: { type: 'string' },
+  dialect: { type: 'string' },
+  faithful: { type: 'boolean' },
+  'no-format': { type: 'boolean' },
+  'control-tokens': { type: 'string' },
+  mcp: { type: 'string' },
   jsonl: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The options of `render` (the render options are shared by `dump`). */
+export { OPTIONS as RENDER_OPTIONS };
 
 const PARTS: readonly Part[] = ['system', 'developer', 'catalog', 'prompt'];
 const EFFORTS = ['low', 'medium', 'high'] as const;
@@ -56,6 +81,19 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
   if (!PARTS.includes(part as Part)) throw new UsageError(`--part must be one of ${PARTS.join(', ')}, not ${JSON.stringify(part)}`);
   const effort = values.effort as string | undefined;
   if (effort !== undefined && !EFFORTS.includes(effort as (typeof EFFORTS)[number])) throw new UsageError(`--effort must be low, medium or high, not ${JSON.stringify(effort)}`);
+  const oneOf = (k: string, allowed: readonly string[]) => {
+    const v = values[k] as string | undefined;
+    if (v !== undefined && !allowed.includes(v)) throw new UsageError(`--${k} must be one of ${allowed.join(', ')}, not ${JSON.stringify(v)}`);
+  };
+  oneOf('target', TARGETS);
+  oneOf('flavor', FLAVORS);
+  oneOf('dialect', XML_DIALECTS);
+  oneOf('control-tokens', CONTROL_TOKEN_POLICIES);
+  if (values.flavor !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--flavor applies to the harmony target only');
+  if (values.dialect !== undefined && values.target !== 'xml') throw new UsageError('--dialect applies to --target xml only');
+  if (values.faithful && ((values.target !== undefined && values.target !== 'harmony') || values.flavor === 'chat-template')) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --flavor chat-template or another target');
+  if (values['no-format'] && values.target !== 'jsdoc') throw new UsageError('--no-format applies to --target jsdoc only');
+  if (values.target === 'xml' && (part === 'system' || part === 'developer')) throw new UsageError(`the xml target has no ${part} message of its own: use --part catalog or prompt`);
   const opt = <T>(k: string) => (values[k] !== undefined ? { [k]: values[k] as T } : {});
   return {
     part: part as Part,
@@ -67,7 +105,13 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
     ...opt<boolean>('browser'),
     ...opt<boolean>('python'),
     ...(values.completion ? { completion: 'assistant' } : {}),
+    ...(typeof values.user === 'string' ? { messages: [{ role: 'user' as const, content: values.user }] } : {}),
     ...opt<string>('namespace'),
+    ...opt<Target>('target'),
+    ...opt<Flavor>('flavor'),
+    ...opt<XmlDialect>('dialect'),
+    ...(values.faithful ? { lowering: 'faithful' as const } : {}),
+    ...(values['control-tokens'] !== undefined ? { controlTokens: values['control-tokens'] as ControlTokenPolicy } : {}),
   };
 }
 
@@ -87,11 +131,13 @@ export async function renderCommand(argv: readonly string[], io: CliIo): Promise
     }
     if (positionals.length > 1) throw new UsageError(`render takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
     const options = partOptionsFrom(values);
-    const text = await readInputArg(positionals[0], io);
-    if (values.jsonl) return renderJsonl(text, options, io, Boolean(values.quiet));
+    if (values.jsonl && values.mcp !== undefined) throw new UsageError('--jsonl reads cases from a file, not from --mcp');
+    const text = (await loadToolsArg(positionals[0], values.mcp, io)).input;
+    if (values.jsonl) return renderJsonl(text as string, options, io, Boolean(values.quiet));
     const r = renderPart(text, options);
     if (!values.quiet) printDiagnostics(r.diagnostics, io);
-    io.stdout(r.text.endsWith('\n') ? r.text : `${r.text}\n`);
+    const out = options.target === 'jsdoc' && !values['no-format'] ? await formatDeclarations(r.text, text, options) : r.text;
+    io.stdout(out.endsWith('\n') ? out : `${out}\n`);
     return 0;
   });
 }
@@ -100,6 +146,7 @@ export async function renderCommand(argv: readonly string[], io: CliIo): Promise
 const CASE_OPTIONS: Record<string, 'string' | 'boolean'> = {
   instructions: 'string', date: 'string', effort: 'string', identity: 'string', cutoff: 'string',
   browser: 'boolean', python: 'boolean', namespace: 'string', part: 'string', completion: 'boolean',
+  target: 'string', flavor: 'string', dialect: 'string',
 };
 
 /** One case of a jsonl file → its options (the command line's, overridden by the case's). */
@@ -154,4 +201,12 @@ async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet:
 
 function plainId(id: unknown): unknown {
   return typeof id === 'object' && id !== null && 'value' in id ? (id as { value: number }).value : id;
+}
+
+/** The jsdoc target's declarations, formatted by prettier (loaded only here) where they stand in the text. */
+async function formatDeclarations(text: string, input: unknown, options: PartOptions): Promise<string> {
+  const declarations = emitJsdocCatalog(compileTools(input, options).tools, options.namespace !== undefined ? { namespace: options.namespace } : {}).trimEnd();
+  if (!declarations || !text.includes(declarations)) return text;
+  const formatted = (await formatJsdoc(declarations)).trimEnd();
+  return text.replace(declarations, () => formatted);
 }

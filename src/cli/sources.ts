@@ -1,8 +1,8 @@
 /** Where a command's tools come from: a file, standard input, or a live MCP server (`--mcp "command args"`). */
-import { loadMcpTools, type LoadMcpOptions } from '../build/sources.js';
+import type { LoadMcpOptions } from '../build/sources.js';
 import { readInputArg, UsageError, type CliIo } from './io.js';
 
-export { loadMcpTools, type LoadMcpOptions } from '../build/sources.js';
+export type { LoadMcpOptions } from '../build/sources.js';
 
 /** Tools as a command reads them: JSON text (a file, stdin) or MCP tool objects, and a name for messages. */
 export interface LoadedTools {
@@ -17,6 +17,8 @@ export async function loadToolsArg(file: string | undefined, mcp: string | undef
   if (mcp !== undefined) {
     if (file !== undefined) throw new UsageError(`give either a file or --mcp, not both (got ${JSON.stringify(file)} and --mcp)`);
     if (mcp.trim() === '') throw new UsageError('--mcp needs a command, e.g. --mcp "node server.js stdio"');
+    // the MCP SDK is loaded only when a server is asked for
+    const { loadMcpTools } = await import('../build/sources.js');
     return { input: await loadMcpTools(mcp, options), source: `mcp: ${mcp}` };
   }
   return { input: await readInputArg(file, io), source: file ?? '-' };

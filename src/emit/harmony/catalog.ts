@@ -24,21 +24,30 @@ export function emitHarmonyTool(tool: IrTool): string {
   return `${lines}type ${tool.name} = ${sig} => any;\n`;
 }
 
+/** How a namespace prints its tools and splits its description (the faithful printer passes its own). */
+export interface NamespaceLayout {
+  readonly tool: (tool: IrTool) => string;
+  readonly lines: (text: string) => string[];
+}
+
+/** The reference's layout. */
+export const REFERENCE_LAYOUT: NamespaceLayout = { tool: emitHarmonyTool, lines: rustLines };
+
 /** One namespace block: `## ns`, its description (commented only when it has tools), the `namespace ns { … }` body. */
-export function emitHarmonyNamespace(ns: HarmonyNamespace): string {
+export function emitHarmonyNamespace(ns: HarmonyNamespace, layout: NamespaceLayout = REFERENCE_LAYOUT): string {
   const pieces: string[] = [`## ${ns.name}\n`];
   const has = ns.tools.length > 0;
-  if (ns.description !== undefined) for (const l of rustLines(ns.description)) pieces.push(has ? `// ${l}` : l);
+  if (ns.description !== undefined) for (const l of layout.lines(ns.description)) pieces.push(has ? `// ${l}` : l);
   if (has) {
     pieces.push(`namespace ${ns.name} {\n`);
-    for (const t of ns.tools) pieces.push(emitHarmonyTool(t));
+    for (const t of ns.tools) pieces.push(layout.tool(t));
     pieces.push(`} // namespace ${ns.name}`);
   }
   return pieces.join('\n');
 }
 
 /** The `# Tools` section: namespaces in byte order of their names, joined by blank lines. */
-export function emitHarmonyToolsSection(namespaces: readonly HarmonyNamespace[]): string {
+export function emitHarmonyToolsSection(namespaces: readonly HarmonyNamespace[], layout: NamespaceLayout = REFERENCE_LAYOUT): string {
   const sorted = [...namespaces].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return ['# Tools', ...sorted.map(emitHarmonyNamespace)].join('\n\n');
+  return ['# Tools', ...sorted.map((ns) => emitHarmonyNamespace(ns, layout))].join('\n\n');
 }

@@ -302,7 +302,7 @@ interface IndexSignature {
 
 /** The index signature of an object, printed at `indent`: its pattern and additional schemas as one value type. */
 function indexSignature(o: IrObject, indent: string, scope: JsdocScope): IndexSignature | undefined {
-  const entries: { label?: string; schema: IrNode }[] = o.patternProperties.map((pp) => ({ label: `Keys matching /${escapeComment(pp.pattern)}/`, schema: pp.schema }));
+  const entries: { label?: string; schema: IrNode }[] = o.patternProperties.map((pp) => ({ label: escapeComment(`Keys matching /${pp.pattern}/`), schema: pp.schema }));
   if (o.additional !== undefined && o.additional !== false) entries.push({ ...(entries.length ? { label: 'Other keys' } : {}), schema: o.additional });
   if (entries.length === 0) return undefined;
   if (entries.length === 1) {

@@ -1,0 +1,127 @@
+/** `harmony-catalog lint`: what the model will not see, tool by tool, under each flavor. */
+import { parseArgs } from 'node:util';
+import type { Diagnostic } from '../diagnostics.js';
+import { countFindings, lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
+import { guard, printDiagnostics, readInputArg, UsageError, type CliIo } from './io.js';
+
+/** Help text of `lint`. */
+export const LINT_HELP = `Usage: harmony-catalog lint <file|-> [options]
+
+For each tool and JSON Pointer in <file>, what the model will not see (or will misread)
+under each flavor: keywords shown as \`any\`, descriptions, defaults, titles, enums and
+nullables dropped, text that breaks the catalog's layout, control-token spellings, and
+(chat-template) where the template raises. Every code is listed in docs/lint.md.
+
+Options:
+  --flavor <f>          openai-harmony | chat-template (repeat for both)
+  --all                 every flavor (the default)
+  --format <f>          text | json (default: text)
+  --max-warnings <n>    exit 1 when there are more than n warnings
+  --quiet               print errors and warnings only (no infos)
+  -h, --help            this help
+
+Exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors found, too many
+warnings, or the input cannot be read, 2 usage error.
+`;
+
+const OPTIONS = {
+  flavor: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
+  format: { type: 'string' },
+  'max-warnings': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The flavors chosen on the command line. */
+function flavorsFrom(values: { flavor?: string[]; all?: boolean }): LintFlavor[] {
+  if (values.all && values.flavor?.length) throw new UsageError('--all and --flavor exclude each other');
+  if (!values.flavor?.length) return [...LINT_FLAVORS];
+  for (const f of values.flavor) if (!LINT_FLAVORS.includes(f as LintFlavor)) throw new UsageError(`--flavor must be ${LINT_FLAVORS.join(' or ')}, not ${JSON.stringify(f)}`);
+  return LINT_FLAVORS.filter((f) => values.flavor!.includes(f));
+}
+
+/** Run `lint`. */
+export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return guard(io, async () => {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout(LINT_HELP);
+      return 0;
+    }
+    if (positionals.length > 1) throw new UsageError(`lint takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
+    const flavors = flavorsFrom(values);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);
+    let maxWarnings: number | undefined;
+    if (values['max-warnings'] !== undefined) {
+      const raw = values['max-warnings'];
+      if (!/^\d+$/.test(raw)) throw new UsageError(`--max-warnings must be a whole number, not ${JSON.stringify(raw)}`);
+      maxWarnings = Number(raw);
+    }
+    const text = await readInputArg(positionals[0], io);
+    const r = lintTools(text, { flavors });
+    const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
+    const counts = countFindings(r.findings);
+    const tools = new Set(r.findings.map((f) => f.tool)).size;
+    if (format === 'json') {
+      io.stdout(`${JSON.stringify({ flavors, findings: shown, diagnostics: r.diagnostics, summary: { ...counts, tools } }, null, 2)}\n`);
+    } else {
+      printDiagnostics(r.diagnostics, io);
+      io.stdout(formatFindings(shown));
+      io.stdout(`${summaryLine(counts, tools, flavors)}\n`);
+    }
+    const tooMany = maxWarnings !== undefined && counts.warnings > maxWarnings;
+    if (tooMany && format === 'text') io.stderr(`harmony-catalog: ${counts.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return counts.errors > 0 || tooMany || hasErrors(r.diagnostics) ? 1 : 0;
+  });
+}
+
+function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some((d) => d.severity === 'error');
+}
+
+/** `2 errors, 5 warnings, 9 infos in 3 tools (openai-harmony, chat-template)`. */
+function summaryLine(c: { errors: number; warnings: number; infos: number }, tools: number, flavors: readonly LintFlavor[]): string {
+  const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+  return `${n(c.errors, 'error')}, ${n(c.warnings, 'warning')}, ${n(c.infos, 'info')} in ${n(tools, 'tool')} (${flavors.join(', ')})`;
+}
+
+/**
+ * Findings grouped by tool, one line each: `  path  severity  code  [flavors]  message`. A
+ * finding said the same way under several flavors is one line listing them all.
+ */
+export function formatFindings(findings: readonly Finding[]): string {
+  const merged = new Map<string, { f: Finding; flavors: string[] }>();
+  for (const f of findings) {
+    const key = [f.tool, f.path, f.code, f.severity, f.message].join('\u0000');
+    const had = merged.get(key);
+    if (had) {
+      if (f.flavor) had.flavors.push(f.flavor);
+    } else merged.set(key, { f, flavors: f.flavor ? [f.flavor] : [] });
+  }
+  // within a tool, the findings at one pointer stay together, in the order pointers were first met
+  const firstSeen = new Map<string, number>();
+  for (const f of findings) {
+    const k = `${f.tool}\u0000${f.path}`;
+    if (!firstSeen.has(k)) firstSeen.set(k, firstSeen.size);
+  }
+  const rank = (f: Finding) => firstSeen.get(`${f.tool}\u0000${f.path}`) ?? 0;
+  const entries = [...merged.values()].sort((a, b) => rank(a.f) - rank(b.f));
+  let out = '';
+  let tool: string | undefined;
+  for (const { f, flavors } of entries) {
+    if (f.tool !== tool) {
+      tool = f.tool;
+      out += `${out ? '\n' : ''}tool ${JSON.stringify(f.tool ?? '')}\n`;
+    }
+    out += `  ${f.path || '/'}  ${f.severity}  ${f.code}  [${flavors.join(', ')}]  ${f.message}\n`;
+  }
+  return out ? `${out}\n` : '';
+}

@@ -1,0 +1,49 @@
+/**
+ * Lint: for each tool and JSON Pointer, what the model will not see (or will misread) under
+ * each flavor. The tools are read and lowered once; each flavor walks them the way its
+ * renderer reads them (`harmony.ts`, `chat-template.ts`). Codes and severities: `types.ts`.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { readTools, type ToolsInput } from '../index.js';
+import { lowerTool } from '../lower/index.js';
+import { lintChatTemplateTool } from './chat-template.js';
+import { lintHarmonyTool } from './harmony.js';
+import { Reporter } from './report.js';
+import { LINT_FLAVORS, type Finding, type LintOptions, type LintResult } from './types.js';
+
+export { LINT_FLAVORS, LINT_RULES, severityOf, type Finding, type LintCode, type LintFlavor, type LintOptions, type LintResult, type LintRule } from './types.js';
+
+/**
+ * Lint tool definitions (any input shape). Throws a CompileError only when the input cannot
+ * be read; problems of single schemas are diagnostics, and the tools are linted as lowered.
+ */
+export function lintTools(input: ToolsInput, options: LintOptions = {}): LintResult {
+  const flavors = options.flavors ?? LINT_FLAVORS;
+  const read = readTools(input);
+  const diagnostics: Diagnostic[] = [...read.diagnostics];
+  const findings: Finding[] = [];
+  for (const def of read.tools) {
+    const lowered = lowerTool(def);
+    diagnostics.push(...lowered.diagnostics);
+    for (const flavor of LINT_FLAVORS) {
+      if (!flavors.includes(flavor)) continue;
+      const r = new Reporter(findings, flavor, def);
+      if (flavor === 'openai-harmony') lintHarmonyTool(lowered.tool, r);
+      else lintChatTemplateTool(lowered.tool, r, diagnostics);
+    }
+  }
+  return { findings, diagnostics };
+}
+
+/** Counts of findings by severity. */
+export function countFindings(findings: readonly Finding[]): { errors: number; warnings: number; infos: number } {
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'warning') warnings++;
+    else infos++;
+  }
+  return { errors, warnings, infos };
+}

@@ -1,0 +1,121 @@
+/** Collecting findings for one tool and flavor, and the text checks every flavor shares. */
+import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
+import type { ToolDefinition } from '../input/types.js';
+import { isIdentifierName } from '../emit/harmony/types.js';
+import { resolvePointer } from '../lower/refs.js';
+import { severityOf, type Finding, type LintCode, type LintFlavor } from './types.js';
+
+/** Findings of one tool under one flavor, each (code, pointer) once. */
+export class Reporter {
+  private readonly seen = new Set<string>();
+  constructor(
+    readonly out: Finding[],
+    readonly flavor: LintFlavor,
+    readonly def: ToolDefinition,
+  ) {}
+  /** Report at a pointer relative to the tool's parameters. */
+  at(code: LintCode, pointer: string, message: string): void {
+    this.abs(code, this.def.parametersPointer + pointer, message);
+  }
+  /** Report at a pointer of the input document. */
+  abs(code: LintCode, path: string, message: string): void {
+    const key = `${code}\u0000${path}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.out.push({ code, severity: severityOf(code, this.flavor), tool: this.def.name, path, message, flavor: this.flavor });
+  }
+}
+
+/** A line break as a reader (and TypeScript) sees one. */
+export const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+
+/** True when the text holds a line break. */
+export function hasLineBreak(text: string): boolean {
+  return LINE_BREAK.test(text);
+}
+
+/** A short quote of a text for messages (first 40 characters, JSON-escaped). */
+export function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+/** Characters in a property name that change how the line around it reads. */
+const LAYOUT_CHARS = /[\s"'`:,;?/{}()[\]|<>=]/u;
+
+/** Check a property name: not an identifier (info), or holding characters that break the `name?: T,` layout (warning). */
+export function checkPropertyName(r: Reporter, name: string, pointer: string): void {
+  if (isIdentifierName(name)) return;
+  if (name === '' || LAYOUT_CHARS.test(name)) {
+    r.at('lint/property-name-breaks-layout', pointer, `the property name ${quote(name)} is printed raw: ${name === '' ? 'an empty name leaves `?: T` with no key' : 'its spaces, quotes or punctuation change how the line reads'}`);
+  } else {
+    r.at('lint/property-name-not-identifier', pointer, `the property name ${quote(name)} is not an identifier and is printed raw (\`${name}?: …\`), which is not valid TypeScript`);
+  }
+}
+
+/** Control-token spellings: the gpt-oss specials and any other `<|…|>` marker. */
+const CONTROL_TOKEN = /<\|[A-Za-z0-9_]+\|>/;
+
+/** The o200k_harmony special tokens (spec harmony §7), besides `<|reserved_…|>`. */
+const HARMONY_SPECIALS = new Set(['<|startoftext|>', '<|endoftext|>', '<|return|>', '<|constrain|>', '<|channel|>', '<|start|>', '<|end|>', '<|message|>', '<|call|>']);
+
+/** Every string of a JSON value (object keys too), with its pointer. */
+function* stringsOf(v: JsonValue | undefined, pointer: string): Generator<{ text: string; pointer: string }> {
+  if (typeof v === 'string') yield { text: v, pointer };
+  else if (isJsonArray(v)) for (let k = 0; k < v.length; k++) yield* stringsOf(v[k], `${pointer}/${k}`);
+  else if (isJsonObject(v)) {
+    for (const [k, x] of v) {
+      const p = `${pointer}/${escapePointerToken(k)}`;
+      yield { text: k, pointer: p };
+      yield* stringsOf(x, p);
+    }
+  }
+}
+
+/** Report each control-token spelling in the tool's name, description and parameters. */
+export function checkControlTokens(r: Reporter): void {
+  const def = r.def;
+  const all = [
+    { text: def.name, pointer: `${def.pointer}/name` },
+    ...stringsOf(def.description, `${def.pointer}/description`),
+    ...stringsOf(def.parameters, def.parametersPointer),
+  ];
+  for (const s of all) {
+    const m = CONTROL_TOKEN.exec(s.text);
+    if (!m) continue;
+    const token = m[0];
+    const special = HARMONY_SPECIALS.has(token) || /^<\|reserved_\d+\|>$/.test(token);
+    const how =
+      r.flavor === 'chat-template'
+        ? 'a server that tokenizes the rendered template with special tokens allowed (transformers does) turns it into the real token, so this text can end the developer message and start another one'
+        : 'openai-harmony encodes it as ordinary text, but it still reads as a message boundary to the model, and any server that re-tokenizes the prompt text turns it into the real token';
+    r.abs('lint/control-token', s.pointer, `${quote(s.text)} holds ${token}${special ? ', a gpt-oss control token' : ', a control-token spelling'}: ${how} (possible prompt injection)`);
+  }
+}
+
+/** JSON Schema keywords that constrain a value and that neither renderer prints. */
+export const CONSTRAINT_KEYWORDS = [
+  'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minItems', 'maxItems', 'uniqueItems', 'contains', 'minProperties', 'maxProperties', 'propertyNames', 'deprecated',
+] as const;
+
+/** The constraint keywords a raw schema object carries (`deprecated` and `uniqueItems` only when true). */
+export function constraintsOf(schema: JsonValue | undefined): string[] {
+  if (!isJsonObject(schema)) return [];
+  return CONSTRAINT_KEYWORDS.filter((k) => {
+    const v = schema.get(k);
+    if (v === undefined) return false;
+    if (k === 'deprecated' || k === 'uniqueItems') return v === true;
+    return true;
+  });
+}
+
+/** Report the constraints of a raw schema (one finding per schema). */
+export function checkConstraints(r: Reporter, schema: JsonValue | undefined, pointer: string): void {
+  const ks = constraintsOf(schema);
+  if (ks.length) r.at('lint/dropped-constraint', pointer, `${ks.join(', ')} ${ks.length === 1 ? 'is' : 'are'} not shown to the model; say it in the description if it matters`);
+}
+
+/** The schema as written at a pointer relative to the tool's parameters. */
+export function rawAt(root: JsonValue | undefined, pointer: string): JsonValue | undefined {
+  return root === undefined ? undefined : resolvePointer(root, pointer);
+}
