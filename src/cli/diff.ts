@@ -1,7 +1,6 @@
 /** `harmony-catalog diff`: each tool rendered under two flavors, and a unified diff where they differ. */
-import { parseArgs } from 'node:util';
 import { diffFlavors, DIFF_FLAVORS, formatDiff, type DiffFlavor } from '../diff.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo } from './io.js';
+import { guard, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
 
 /** Help text of `diff`. */
 export const DIFF_HELP = `Usage: harmony-catalog diff <file|-> [options]
@@ -40,18 +39,11 @@ function flavor(name: string, v: string | undefined, fallback: DiffFlavor): Diff
 /** Run `diff`. */
 export async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return guard(io, async () => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'diff');
     if (values.help) {
       io.stdout(DIFF_HELP);
       return 0;
     }
-    if (positionals.length > 1) throw new UsageError(`diff takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
     const a = flavor('a', values.a, 'openai-harmony');
     const b = flavor('b', values.b, 'chat-template');
     const format = values.format ?? 'text';

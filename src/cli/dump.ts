@@ -1,8 +1,7 @@
 /** `harmony-catalog dump`: the inventory of a tool set, one row per tool (parameters, tokens, findings) and the totals. */
-import { parseArgs } from 'node:util';
 import { formatDiagnostic } from '../diagnostics.js';
 import { inventory, type Inventory, type InventoryTool } from '../inventory.js';
-import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
 import { loadToolsArg, mcpTimeoutFrom } from './sources.js';
 
@@ -52,18 +51,11 @@ type Format = (typeof FORMATS)[number];
 /** Run `dump`. */
 export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return guard(io, async () => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'dump');
     if (values.help) {
       io.stdout(DUMP_HELP);
       return 0;
     }
-    if (positionals.length > 1) throw new UsageError(`dump takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
     const sort = oneOf('--sort', values.sort ?? 'input', SORTS);
     const format = oneOf('--format', values.format ?? 'text', FORMATS);
     const max = values['max-tokens'];

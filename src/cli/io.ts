@@ -1,5 +1,8 @@
 /** CLI plumbing shared by the commands: reading input, printing diagnostics, usage errors. */
 import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
 
 /** A usage error: printed with a hint, exit code 2. */
@@ -69,4 +72,19 @@ export async function guard(io: CliIo, body: () => Promise<number>): Promise<num
     }
     throw e;
   }
+}
+
+/**
+ * Parse a command's arguments strictly (an unknown option is a usage error) with at most one
+ * positional input; `--help` is left to the command.
+ */
+export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly string[], options: O, command: string): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (parsed.positionals.length > 1) throw new UsageError(`${command} takes one input, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
+  return parsed;
 }

@@ -1,8 +1,7 @@
 /** `harmony-catalog lint`: what the model will not see, tool by tool, under each flavor. */
-import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../diagnostics.js';
 import { countFindings, lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo } from './io.js';
+import { guard, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
 
 /** Help text of `lint`. */
 export const LINT_HELP = `Usage: harmony-catalog lint <file|-> [options]
@@ -10,7 +9,7 @@ export const LINT_HELP = `Usage: harmony-catalog lint <file|-> [options]
 For each tool and JSON Pointer in <file>, what the model will not see (or will misread)
 under each flavor: keywords shown as \`any\`, descriptions, defaults, titles, enums and
 nullables dropped, text that breaks the catalog's layout, control-token spellings, and
-(chat-template) where the template raises. Every code is listed in docs/lint.md.
+(chat-template) where the template raises. Every code is listed, with an example, in the README (Lint codes).
 
 Options:
   --flavor <f>          openai-harmony | chat-template (repeat for both)
@@ -44,18 +43,11 @@ function flavorsFrom(values: { flavor?: string[]; all?: boolean }): LintFlavor[]
 /** Run `lint`. */
 export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return guard(io, async () => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'lint');
     if (values.help) {
       io.stdout(LINT_HELP);
       return 0;
     }
-    if (positionals.length > 1) throw new UsageError(`lint takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
     const flavors = flavorsFrom(values);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);

@@ -1,9 +1,8 @@
 /** `harmony-catalog render`: print the prompt, or one part of it, for a tool file; `--jsonl` for many cases. */
-import { parseArgs } from 'node:util';
 import { isCompileError } from '../diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
 import { compileTools, CONTROL_TOKEN_POLICIES, emitJsdocCatalog, FLAVORS, formatJsdoc, renderPart, type ControlTokenPolicy, TARGETS, XML_DIALECTS, type Flavor, type Part, type PartOptions, type Target, type XmlDialect } from '../index.js';
-import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
 
 /** Help text of `render`. */
@@ -118,18 +117,11 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
 /** Run `render`. */
 export async function renderCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return guard(io, async () => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'render');
     if (values.help) {
       io.stdout(RENDER_HELP);
       return 0;
     }
-    if (positionals.length > 1) throw new UsageError(`render takes one input, got ${positionals.length}: ${positionals.join(' ')}`);
     const options = partOptionsFrom(values);
     if (values.jsonl && values.mcp !== undefined) throw new UsageError('--jsonl reads cases from a file, not from --mcp');
     const text = (await loadToolsArg(positionals[0], values.mcp, io)).input;

@@ -55,8 +55,8 @@ describe('lint: own cases', () => {
     }
   });
 
-  it('docs/lint.md documents every code with an example', () => {
-    const doc = readFileSync(join(ROOT, 'docs/lint.md'), 'utf8');
+  it('the README documents every code with an example', () => {
+    const doc = readFileSync(join(ROOT, 'README.md'), 'utf8');
     for (const code of Object.keys(LINT_RULES)) expect(doc, code).toMatch(new RegExp(`^\\| \`${code.replace('/', '\\/')}\` \\|`, 'm'));
   });
 });

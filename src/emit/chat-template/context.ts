@@ -3,8 +3,9 @@
  * (for the few facts the IR does not keep), where pointers start, the first template error
  * (thrown as a ChatTemplateFailure) and the notes on JavaScript Jinja engines.
  */
-import { isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../../ir/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../ir/json.js';
 import type { IrNode } from '../../ir/nodes.js';
+import { resolvePointer } from '../../lower/refs.js';
 import type { JinjaError } from './python.js';
 
 /** The template raised: where (JSON Pointer in the input document), why in plain words, and Jinja2's error. */
@@ -57,7 +58,7 @@ export function noteJs(ctx: ChatTemplateContext, pointer: string, message: strin
 /** The schema object as written at a node's pointer, when the source is known and it is an object. */
 export function rawSchema(node: IrNode, ctx: ChatTemplateContext): JsonObject | undefined {
   if (ctx.source === undefined) return undefined;
-  const v = resolve(ctx.source, node.pointer);
+  const v = resolvePointer(ctx.source, node.pointer);
   return isJsonObject(v) ? v : undefined;
 }
 
@@ -66,16 +67,3 @@ export function rawKeyword(node: IrNode, key: string, ctx: ChatTemplateContext):
   return rawSchema(node, ctx)?.get(key);
 }
 
-/** Resolve a JSON Pointer (RFC 6901) in a JSON value. */
-function resolve(root: JsonValue, pointer: string): JsonValue | undefined {
-  if (pointer === '') return root;
-  let cur: JsonValue | undefined = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (isJsonObject(cur)) cur = cur.get(token);
-    else if (isJsonArray(cur) && /^(0|[1-9][0-9]*)$/.test(token)) cur = cur[Number(token)];
-    else return undefined;
-    if (cur === undefined) return undefined;
-  }
-  return cur;
-}
