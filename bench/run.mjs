@@ -44,7 +44,7 @@ function time(fn) {
   }
   return median(xs);
 }
-const row = (name, ms, note = '') => console.log(`${name.padEnd(48)} ${ms.toFixed(2).padStart(9)} ms  ${((ms * 1000) / N).toFixed(2).padStart(7)} µs/tool  ${note}`);
+const row = (name, ms, note = '', n = N) => console.log(`${name.padEnd(48)} ${ms.toFixed(2).padStart(9)} ms  ${((ms * 1000) / n).toFixed(2).padStart(7)} µs/tool  ${note}`);
 
 console.log(`harmony-catalog bench: ${N} corpus tools as one catalog; median of ${RUNS} runs after ${WARMUP} warm-up runs; node ${process.version}\n`);
 const read = lib.readTools(catalogText);
@@ -62,15 +62,32 @@ row('emit harmony catalog from the IR', tEmit, `${out.length} chars`);
 row('renderCatalog(read tools) = lower + emit', tCatalog, '(target ≤ 2 ms)');
 row('renderCatalog(JSON text) = read + lower + emit', tAll);
 
-// Peer: the official gpt-oss chat template under @huggingface/jinja, same tools, same run.
+// Peer, same run: the official gpt-oss chat template as JavaScript servers render it
+// (@huggingface/jinja), against our chat-template flavor, on the same tools: those the template
+// can render (it raises on 24 corpus tools under Jinja2; @huggingface/jinja crashes on a few others,
+// e.g. a property named `items`): only tools both render alone are in the catalog.
 try {
   const { Template } = await import('@huggingface/jinja');
   const tpl = new Template(readFileSync(join(shared, 'oracles/chat-template/chat_template.jinja'), 'utf8'));
-  const tools = JSON.parse(catalogText).map((t) => ({ type: 'function', function: { ...t, description: t.description ?? '' } }));
-  const ctx = { messages: [{ role: 'user', content: 'hi' }], tools, add_generation_prompt: true, strftime_now: () => '2025-08-05', bos_token: '', eos_token: '' };
-  let peerOk = true;
-  try { tpl.render(ctx); } catch (e) { peerOk = false; console.log(`peer: @huggingface/jinja fails on the whole catalog: ${e.message}`); }
-  if (peerOk) row('peer: gpt-oss chat template, @huggingface/jinja', time(() => tpl.render(ctx)), '(whole prompt)');
+  const all = JSON.parse(catalogText);
+  const renderable = all.filter((t) => {
+    try {
+      lib.renderCatalog([t], { flavor: 'chat-template' });
+      tpl.render({ messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: t }], add_generation_prompt: true });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const renderableText = JSON.stringify(renderable);
+  const renderableRead = lib.readTools(renderableText);
+  const ctx = { messages: [{ role: 'user', content: 'hi' }], tools: renderable.map((t) => ({ type: 'function', function: t })), add_generation_prompt: true };
+  const options = { tools: renderableRead, flavor: 'chat-template', date: new Date().toISOString().slice(0, 10), messages: [{ role: 'user', content: 'hi' }], completion: 'assistant' };
+  const theirs = tpl.render(ctx);
+  const ours = lib.renderPrompt(options).text;
+  console.log(`\nside by side: the gpt-oss chat template over the ${renderable.length} tools it can render (whole prompt)`);
+  row('ours: renderPrompt({flavor: chat-template})', time(() => lib.renderPrompt(options)), `${ours.length} chars`, renderable.length);
+  row('peer: @huggingface/jinja Template.render', time(() => tpl.render(ctx)), `${theirs.length} chars${theirs === ours ? ', same bytes' : ', differs from Jinja2 (see chat-template/js-jinja-differs)'}`, renderable.length);
 } catch (e) {
   console.log(`peer not run: ${e.message}`);
 }
