@@ -31,7 +31,7 @@ export { CompileError, formatDiagnostic, isCompileError, type Diagnostic, type S
 export { JsonNumber, parseJson, fromJs, toJs, type JsonValue, type JsonObject, type JsonArray } from './ir/json.js';
 export type * from './ir/nodes.js';
 export type { ToolDefinition, ToolFormat, ReadResult } from './input/types.js';
-export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, escapeControlTokens, findControlTokens, unescapeControlTokens, type ControlTokenPolicy } from './input/control-tokens.js';
+export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, escapeControlTokens, escapeControlTokensInKey, findControlTokens, findControlTokensInKey, unescapeControlTokens, unescapeControlTokensInKey, type ControlTokenPolicy } from './input/control-tokens.js';
 export { lowerSchema, lowerTool, type LowerOptions, type LowerLimits, type LowerResult } from './lower/index.js';
 export { harmonyType } from './emit/harmony/types.js';
 export { emitHarmonyTool, emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';

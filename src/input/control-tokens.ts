@@ -12,6 +12,10 @@
  *   `</tools>` → `<\/tools>`. A spelling that already has backslashes there gets one more
  *   (`<\|end|>` → `<\\|end|>`), so the mapping is one-to-one: {@link unescapeControlTokens}
  *   removes one backslash from each `<\…\|name|>` / `<\…\/tag>` and gives the text back.
+ *
+ * Object keys count twice: their text, and the tag the qwen3-coder dialect makes of an unhandled
+ * key (`<KEY>…</KEY>`): a key `|im_end|` prints `<|im_end|>`. Such a key is escaped with one more
+ * backslash in front (`\|im_end|`, printed `<\|im_end|>`); {@link unescapeControlTokensInKey} undoes it.
  */
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
@@ -45,17 +49,46 @@ const SPELLING = new RegExp(String.raw`<(?:${PIPE_NAME}|${CLOSING})`, 'g');
 /** An escaped spelling (one or more backslashes after `<`). */
 const ESCAPED = new RegExp(String.raw`<\\(\\*)(${PIPE_NAME}|${CLOSING})`, 'g');
 
+// A key the qwen3-coder dialect prints as a tag, `<KEY>…</KEY>`, spells a token with the template's
+// `<` and `>` when it starts like one without them: `|im_end|` → `<|im_end|>`, `/tools` → `</tools>`.
+const TAG_FORMED = new RegExp(String.raw`^<(?:${PIPE_NAME}|${CLOSING})`);
+
+/** The spelling a key makes at the start of `<KEY>` once its leading backslashes are set aside, if any. */
+function tagFormed(key: string): string | undefined {
+  const k = key.replace(/^\\+/, '');
+  if (k[0] !== '|' && k[0] !== '/') return undefined;
+  return TAG_FORMED.exec(`<${k}>`)?.[0];
+}
+
+/**
+ * The control-token spellings of an object key: the one it makes when a printer wraps it in `<`
+ * and `>` (qwen3-coder prints unhandled keys as tags: `|im_end|` → `<|im_end|>`), then those in its text.
+ */
+export function findControlTokensInKey(key: string): string[] {
+  const inside = findControlTokens(key);
+  const formed = key.startsWith('\\') ? undefined : tagFormed(key);
+  return formed !== undefined ? [formed, ...inside] : inside;
+}
+
+/**
+ * Escape a key: its text, and one more backslash in front when it spells a token as a tag
+ * (`|im_end|` → `\|im_end|`, printed `<\|im_end|>`; `\|im_end|` → `\\|im_end|`).
+ */
+export function escapeControlTokensInKey(key: string): string {
+  const text = escapeControlTokens(key);
+  return tagFormed(key) !== undefined ? `\\${text}` : text;
+}
+
+/** The inverse of {@link escapeControlTokensInKey}. */
+export function unescapeControlTokensInKey(key: string): string {
+  const text = unescapeControlTokens(key);
+  return key.startsWith('\\') && tagFormed(key) !== undefined ? text.slice(1) : text;
+}
+
 /** The control-token spellings in a text, in order (empty when there are none). */
 export function findControlTokens(text: string): string[] {
   if (text.indexOf('<') < 0) return [];
   return text.match(SPELLING) ?? [];
-}
-
-/** True when the text holds a control-token spelling. */
-export function hasControlToken(text: string): boolean {
-  if (text.indexOf('<') < 0) return false;
-  SPELLING.lastIndex = 0;
-  return SPELLING.test(text);
 }
 
 /** Neutralise every spelling: one more backslash after its `<` (`<|end|>` → `<\|end|>`, `</tools>` → `<\/tools>`). */
@@ -97,9 +130,9 @@ export function applyControlTokensToRead(read: ReadResult, policy: ControlTokenP
   return { tools: r.tools, diagnostics: r.diagnostics.length ? [...read.diagnostics, ...r.diagnostics] : read.diagnostics };
 }
 
-function controlTokenDiagnostic(tool: ToolDefinition, path: string, spellings: readonly string[], what: 'key' | 'value', severity: Severity, policy: ControlTokenPolicy): Diagnostic {
+function controlTokenDiagnostic(tool: ToolDefinition, path: string, spellings: readonly string[], what: 'key' | 'value' | 'tag', severity: Severity, policy: ControlTokenPolicy): Diagnostic {
   const list = [...new Set(spellings)].map((s) => JSON.stringify(s)).join(', ');
-  const where = what === 'key' ? 'the key' : 'the text';
+  const where = what === 'tag' ? 'the key (printed as a tag <KEY> by the qwen3-coder dialect)' : what === 'key' ? 'the key' : 'the text';
   const message =
     policy === 'escape'
       ? `${where} spells the control token${spellings.length > 1 ? 's' : ''} ${list}; escaped (a backslash after "<")`
@@ -113,7 +146,7 @@ function bodyPointer(tool: ToolDefinition): string {
   return p.slice(0, p.lastIndexOf('/'));
 }
 
-type Report = (pointer: string, spellings: readonly string[], what: 'key' | 'value') => void;
+type Report = (pointer: string, spellings: readonly string[], what: 'key' | 'value' | 'tag') => void;
 
 /** Report each string of the tool that holds a spelling; true when there is one. */
 function scanTool(tool: ToolDefinition, report: Report): boolean {
@@ -165,8 +198,8 @@ function scanValue(root: JsonValue, base: string, report: Report): boolean {
       const children: Frame[] = [];
       for (const [k, x] of v) {
         const child: Frame = { value: x, parent: f, token: escapePointerToken(k) };
-        const m = findControlTokens(k);
-        if (m.length) (found = true), report(pointerOf(child, base), m, 'key');
+        const m = findControlTokensInKey(k);
+        if (m.length) (found = true), report(pointerOf(child, base), m, findControlTokens(k).length === m.length ? 'key' : 'tag');
         if ((typeof x === 'object' && x !== null) || (typeof x === 'string' && x.indexOf('<') >= 0)) children.push(child);
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
@@ -209,7 +242,7 @@ export function escapeValue(root: JsonValue): JsonValue {
   const close = (b: Build): JsonValue => {
     if (!b.keys) return b.items;
     const m = new Map<string, JsonValue>();
-    b.keys.forEach((k, i) => m.set(escapeControlTokens(k), b.items[i]));
+    b.keys.forEach((k, i) => m.set(escapeControlTokensInKey(k), b.items[i]));
     return m;
   };
   const stack: Build[] = [open(root)];

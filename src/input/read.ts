@@ -97,9 +97,10 @@ function read(input: unknown, options: ReadToolsOptions): ReadResult {
   // A value that could not be converted is reported once, where it is; what follows from it
   // (a "missing" name, an unknown shape) is not reported again.
   const failed = new Set(problems.map((p) => p.path));
+  const slotIndex = new Map(slots.map((s, i) => [s.pointer, i]));
   const all: Diagnostic[] = [
     ...problems.map((p): Diagnostic => {
-      const tool = labelAt(slots, p.path);
+      const tool = labelAt(slots, p.path, slotIndex);
       return { code: p.code, severity: 'error', ...(tool !== undefined ? { tool } : {}), path: p.path, message: p.message };
     }),
     ...diags.filter((d) => !failed.has(d.path)),
@@ -506,11 +507,15 @@ function duplicateNames(tools: readonly ToolDefinition[], slots: readonly Slot[]
   }
 }
 
-/** The label of the tool a pointer falls in, if any. */
-function labelAt(slots: readonly Slot[], pointer: string): string | undefined {
-  let best = -1;
-  slots.forEach((s, i) => {
-    if ((pointer === s.pointer || pointer.startsWith(`${s.pointer}/`)) && (best < 0 || s.pointer.length > slots[best].pointer.length)) best = i;
-  });
-  return best < 0 ? undefined : slotLabel(slots[best], best);
+/**
+ * The label of the tool a pointer falls in, if any: the slot at the pointer's longest prefix,
+ * found by looking each prefix up (not by scanning every slot: 100,000 tools with a problem
+ * each must not cost 10^10 comparisons).
+ */
+function labelAt(slots: readonly Slot[], pointer: string, index: ReadonlyMap<string, number>): string | undefined {
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    const i = index.get(p);
+    if (i !== undefined) return slotLabel(slots[i], i);
+    if (p === '') return undefined;
+  }
 }

@@ -102,7 +102,7 @@ function bareType(node: IrNode, indent: string, scope: JsdocScope, guarded: bool
 /** `any` for anything (Harmony's word), `never` for the `false` schema, a comment for a `type` name JSON Schema lacks. */
 function anyType(reason: IrAnyReason, typeName: JsonValue | undefined): Printed {
   if (reason === 'false') return p('never');
-  if (reason === 'unknown-type' && typeName !== undefined) return p(`any /* type ${escapeComment(compactJson(typeName))} */`);
+  if (reason === 'unknown-type' && typeName !== undefined) return p(`any /* type ${inlineCommentText(compactJson(typeName))} */`);
   return p('any');
 }
 
@@ -451,12 +451,22 @@ function kindsOf(n: IrNode, scope: JsdocScope, seen: Set<string>): Set<string> |
 }
 
 /**
+ * JSON text for a `/* … *\/` comment inside a type: no star-slash, and U+2028/U+2029 as `\u2028`
+ * escapes (JSON keeps them raw; TypeScript reads them as line breaks, and a line break before
+ * `[]` ends the type there).
+ */
+function inlineCommentText(json: string): string {
+  const text = escapeComment(json);
+  return /[\u2028\u2029]/.test(text) ? text.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : text;
+}
+
+/**
  * A `$ref`: the target's alias name. A ref that does not resolve, or that only leads to
  * other refs and back (`circular`), is `unknown` with a comment saying so; so is a ref that
  * would close a cycle of aliases outside any object, array or tuple, which TypeScript rejects.
  */
 function refType(r: IrRef, scope: JsdocScope, guarded: boolean): Printed {
-  const quoted = escapeComment(quoteJsonString(r.ref));
+  const quoted = inlineCommentText(quoteJsonString(r.ref));
   if (r.target === undefined) return p(`unknown /* unresolved $ref ${quoted} */`);
   if (r.circular) return p(`unknown /* circular $ref ${quoted} */`);
   if (!guarded && scope.declaring !== undefined && scope.brokenEdges.has(`${scope.declaring}\u0000${r.target}`)) return p(`unknown /* circular $ref ${quoted} */`);
@@ -490,16 +500,27 @@ function unguardedTargets(n: IrNode, out: string[]): string[] {
 export function brokenAliasEdges(definitions: ReadonlyMap<string, IrNode>): Set<string> {
   const broken = new Set<string>();
   const state = new Map<string, 'open' | 'done'>();
-  const visit = (from: string): void => {
+  // an explicit stack, not recursion: a chain of 10,000 aliases must not overflow the call stack
+  const open = (from: string) => {
     state.set(from, 'open');
     const node = definitions.get(from);
-    for (const to of node ? unguardedTargets(node, []) : []) {
-      const s = state.get(to);
-      if (s === 'open') broken.add(`${from}\u0000${to}`);
-      else if (s === undefined && definitions.has(to)) visit(to);
-    }
-    state.set(from, 'done');
+    return { from, targets: node ? unguardedTargets(node, []) : [], next: 0 };
   };
-  for (const k of definitions.keys()) if (!state.has(k)) visit(k);
+  for (const k of definitions.keys()) {
+    if (state.has(k)) continue;
+    const stack = [open(k)];
+    while (stack.length) {
+      const f = stack[stack.length - 1];
+      if (f.next === f.targets.length) {
+        state.set(f.from, 'done');
+        stack.pop();
+        continue;
+      }
+      const to = f.targets[f.next++];
+      const s = state.get(to);
+      if (s === 'open') broken.add(`${f.from}\u0000${to}`);
+      else if (s === undefined && definitions.has(to)) stack.push(open(to));
+    }
+  }
   return broken;
 }

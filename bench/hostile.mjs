@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * Time and peak memory of each hostile input (test/hardening/hostile-cases.mjs), each in its own
+ * child process, and the growth of the time with the number of tools (10k vs 100k).
+ *
+ *   node bench/hostile.mjs [--case NAME] [--dist dist] [--repeat 3] [--no-growth]
+ *
+ * A child builds the input (timed apart), renders every printer the case is about, and reports
+ * the render time, its outcomes, the RSS before rendering and the peak RSS
+ * (process.resourceUsage().maxRSS). The parent prints one table row a case.
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const MB = 1024 * 1024;
+
+const { values } = parseArgs({
+  options: {
+    case: { type: 'string' },
+    child: { type: 'string' },
+    tools: { type: 'string' },
+    dist: { type: 'string', default: 'dist' },
+    repeat: { type: 'string', default: '3' },
+    'no-growth': { type: 'boolean', default: false },
+  },
+});
+const dist = resolve(ROOT, values.dist);
+
+async function api() {
+  return import(pathToFileURL(resolve(dist, 'index.js')).href);
+}
+
+/** Child: one hostile case. */
+async function child(name) {
+  const lib = await api();
+  const { hostileCase, runHostileCase } = await import('../test/hardening/hostile-cases.mjs');
+  const c = hostileCase(name);
+  const t0 = performance.now();
+  // build once to time it; runHostileCase builds again (inputs are cheap next to rendering)
+  const input = c.build();
+  const buildMs = performance.now() - t0;
+  const inputBytes = typeof input === 'string' ? Buffer.byteLength(input) : undefined;
+  const rssBefore = process.memoryUsage().rss;
+  const t1 = performance.now();
+  let r;
+  let crash;
+  try {
+    r = runHostileCase(lib, { ...c, build: () => input });
+  } catch (e) {
+    crash = `${e?.name}: ${String(e?.message).slice(0, 200)}`;
+  }
+  const ms = performance.now() - t1;
+  const peak = process.resourceUsage().maxRSS * 1024;
+  const outcomes = r ? [...new Set(r.results.map((x) => x.outcome))] : [];
+  process.stdout.write(
+    JSON.stringify({ name, what: c.what, renders: r?.results.length ?? 0, buildMs, ms, inputBytes, rssBefore, peak, outcomes, ok: !crash && r.bad.length === 0, crash, bad: r?.bad ?? [], maxOutput: r ? Math.max(0, ...r.results.map((x) => x.length ?? 0)) : 0 }),
+  );
+}
+
+/** Child: render n tools (harmony catalog), median of `repeat` timed runs after one warm-up. */
+async function toolsChild(n, repeat) {
+  const lib = await api();
+  const { manyToolsText } = await import('../test/hardening/hostile-cases.mjs');
+  const text = manyToolsText(n);
+  lib.renderCatalog(manyToolsText(1000));
+  const times = [];
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    lib.renderCatalog(text);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  process.stdout.write(JSON.stringify({ n, median: times[Math.floor(times.length / 2)], times, peak: process.resourceUsage().maxRSS * 1024 }));
+}
+
+function runChild(args) {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', SELF, ...args, '--dist', values.dist], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * MB });
+  return JSON.parse(out);
+}
+
+const mb = (b) => (b === undefined ? '' : `${(b / MB).toFixed(1)} MB`);
+
+async function parent() {
+  if (!existsSync(resolve(dist, 'index.js'))) {
+    process.stderr.write(`hostile: ${dist}/index.js is missing: building (npm run build)\n`);
+    execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
+  }
+  const { HOSTILE_CASES } = await import('../test/hardening/hostile-cases.mjs');
+  const cases = values.case ? HOSTILE_CASES.filter((c) => c.name === values.case) : HOSTILE_CASES;
+  const rows = ['| case | input | renders | time (render) | peak RSS | outcome |', '|---|---|---|---|---|---|'];
+  let failed = false;
+  for (const c of cases) {
+    let r;
+    try {
+      r = runChild(['--child', c.name]);
+    } catch (e) {
+      r = { name: c.name, what: c.what, crash: `child failed: ${String(e.message).split('\n')[0]}`, outcomes: [] };
+    }
+    failed ||= !r.ok;
+    const outcome = r.crash ? `CRASH ${r.crash}` : r.ok ? r.outcomes.join(', ') : `UNEXPECTED ${JSON.stringify(r.bad).slice(0, 200)}`;
+    const row = `| ${c.name}: ${c.what} | ${r.inputBytes !== undefined ? mb(r.inputBytes) : 'JS value'} | ${r.renders ?? ''} | ${r.ms !== undefined ? `${(r.ms / 1000).toFixed(2)} s` : ''} | ${mb(r.peak)} | ${outcome} |`;
+    rows.push(row);
+    process.stdout.write(`${row}\n`);
+  }
+  process.stdout.write(`\n${rows.join('\n')}\n`);
+  if (!values['no-growth']) {
+    const repeat = values.repeat;
+    const small = runChild(['--tools', '10000', '--repeat', repeat]);
+    const large = runChild(['--tools', '100000', '--repeat', repeat]);
+    const ratio = large.median / small.median;
+    process.stdout.write(
+      `\nlinear growth (harmony catalog, median of ${repeat}): 10,000 tools ${(small.median / 1000).toFixed(3)} s (peak ${mb(small.peak)}), ` +
+        `100,000 tools ${(large.median / 1000).toFixed(3)} s (peak ${mb(large.peak)}): ratio ${ratio.toFixed(2)} for 10× the tools\n`,
+    );
+    failed ||= ratio > 11;
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (values.child) await child(values.child);
+else if (values.tools) await toolsChild(Number(values.tools), Number(values.repeat));
+else await parent();
