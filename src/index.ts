@@ -15,6 +15,7 @@ import { emitXmlCatalog, renderXmlPrompt, xmlFindings, type XmlDialect } from '.
 import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem } from './messages/chat-template.js';
 import { emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
 import { emitFaithfulToolsSection } from './emit/harmony/faithful.js';
+import { faithfulLowerTool } from './lower/faithful.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
 import { readTools as readToolsInput } from './input/read.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from './input/control-tokens.js';
@@ -155,11 +156,13 @@ export interface CompiledTools {
 }
 
 /** Read and lower tools; throws a CompileError when any diagnostic is an error. */
-export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits>; controlTokens?: ControlTokenPolicy } = {}): CompiledTools {
+export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits>; controlTokens?: ControlTokenPolicy; lowering?: 'exact' | 'faithful' } = {}): CompiledTools {
   const read = applyControlTokensToRead(asRead(input), options.controlTokens ?? 'keep');
   const diagnostics: Diagnostic[] = [...read.diagnostics];
+  // faithful lowering rewrites the IR as it lowers (tools then print with `rewritten: true`)
+  const lower = options.lowering === 'faithful' ? faithfulLowerTool : lowerTool;
   const tools = read.tools.map((t) => {
-    const r = lowerTool(t, options.limits ? { limits: options.limits } : {});
+    const r = lower(t, options.limits ? { limits: options.limits } : {});
     diagnostics.push(...r.diagnostics);
     return r.tool;
   });
@@ -193,7 +196,7 @@ function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
     case 'openai-harmony':
       return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
     case 'faithful':
-      return { text: emitFaithfulToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
+      return { text: emitFaithfulToolsSection([functionsNamespace(c.tools, options)], { rewritten: true }), diagnostics: c.diagnostics };
     case 'chat-template': {
       const ns = emitChatTemplateNamespace(pairs(c), options.namespace ?? 'functions');
       return { text: `# Tools\n\n${ns.text}`, diagnostics: [...c.diagnostics, ...ns.diagnostics] };

@@ -36,3 +36,12 @@ export interface ReadResult {
   /** Warnings and infos (errors are thrown as a CompileError). */
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/**
+ * The JSON Pointer of one of a tool's own fields (`name`, `description`) in the input document:
+ * beside its parameters (`/0/function/name` for OpenAI Chat, `/tools/0/name` for MCP…).
+ */
+export function toolFieldPointer(def: Pick<ToolDefinition, 'parametersPointer'>, field: string): string {
+  const p = def.parametersPointer;
+  return `${p.slice(0, p.lastIndexOf('/'))}/${field}`;
+}

@@ -11,6 +11,9 @@ import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, type JsonO
 import type { IrNode, IrTool } from '../ir/nodes.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
 import { renderChatTemplateDeveloper } from '../messages/chat-template.js';
+import { pyToJson } from '../emit/chat-template/python.js';
+import { toolFieldPointer } from '../input/types.js';
+import { DEFAULT_LIMITS } from '../lower/context.js';
 import { checkConstraints, checkControlTokens, checkPropertyName, hasLineBreak, quote, type Reporter } from './report.js';
 
 /** Where a schema sits: a top-level parameter, a nested property, array items, a oneOf variant. */
@@ -33,10 +36,10 @@ export function lintChatTemplateTool(ir: IrTool, r: Reporter, diagnostics: Diagn
   checkControlTokens(r);
   const def = r.def;
   if (!isIdentifierName(def.name)) {
-    r.abs('lint/tool-name-not-identifier', `${def.pointer}/name`, `the tool name ${quote(def.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);
+    r.abs('lint/tool-name-not-identifier', toolFieldPointer(def, 'name'), `the tool name ${quote(def.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);
   }
   if (typeof def.description === 'string' && hasLineBreak(def.description)) {
-    r.abs('lint/comment-newline', `${def.pointer}/description`, 'the tool description has several lines: the template writes `// ` before the first one only, so the others read as part of the catalog');
+    r.abs('lint/comment-newline', toolFieldPointer(def, 'description'), 'the tool description has several lines: the template writes `// ` before the first one only, so the others read as part of the catalog');
   }
   new TemplateLint(r, ir).root(def.parameters);
   printerFindings(r, ir, diagnostics);
@@ -60,6 +63,8 @@ function printerFindings(r: Reporter, ir: IrTool, diagnostics: Diagnostic[]): vo
 
 class TemplateLint {
   private index: Map<string, IrNode> | undefined;
+  /** Schemas entered by `type` (the walk stops where the lowering did: it reported schema/too-deep there). */
+  private depth = 0;
   constructor(
     readonly r: Reporter,
     readonly ir: IrTool,
@@ -100,9 +105,14 @@ class TemplateLint {
       // beside an enum or a oneOf the default is added raw (only a string can be); elsewhere it is JSON
       if (typeof dflt === 'string' && hasLineBreak(dflt) && (truthy(spec.get('enum')) || truthy(spec.get('oneOf')))) {
         this.r.at('lint/comment-newline', `${p}/default`, 'the default holds a line break: beside an enum or oneOf the template writes it raw after `// default: `, so the text after the break reads as part of the schema');
-      }
+      } else if (dflt !== undefined && !(truthy(spec.get('enum')) || truthy(spec.get('oneOf')))) this.jsonDefault(dflt, `${p}/default`);
     }
     this.type(spec, p, 'top');
+  }
+
+  /** A default printed with `tojson`, which escapes \n and \r but not U+2028 / U+2029 (line breaks to a reader). */
+  jsonDefault(v: JsonValue, pointer: string): void {
+    if (/[\u2028\u2029]/.test(pyToJson(v))) this.r.at('lint/comment-newline', pointer, 'the default holds U+2028 or U+2029: the template prints it with `tojson` after `// default: `, which leaves them raw, and a reader takes them as line breaks, so the text after reads as part of the schema');
   }
 
   /** Title and examples: never printed by the template. */
@@ -132,6 +142,7 @@ class TemplateLint {
           if (hasLineBreak(d)) this.r.at('lint/comment-newline', `${p}/description`, 'the variant description holds a line break: the template glues it on after `//`, so the text after the break reads as part of the schema');
           if (!last) this.r.at('lint/variant-comment', `${p}/description`, 'the template glues the variant\'s description on as `// …` and then writes ` | ` and a newline: the separator before the next variant lands inside the comment');
         }
+        if (hasDefault) this.jsonDefault(m.get('default') as JsonValue, `${p}/default`);
         if (hasDefault && !last) this.r.at('lint/variant-comment', `${p}/default`, 'the template writes the variant\'s default as `// default: …` right after its type: the ` | ` before the next variant lands inside the comment');
         break;
       case 'top':
@@ -141,6 +152,16 @@ class TemplateLint {
 
   /** `render_typescript_type(spec)`, branch by branch, reporting what each branch loses. */
   type(spec: JsonValue, p: string, pos: Position, last = true): void {
+    if (this.depth > DEFAULT_LIMITS.maxDepth) return;
+    this.depth++;
+    try {
+      this.typeAt(spec, p, pos, last);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  typeAt(spec: JsonValue, p: string, pos: Position, last: boolean): void {
     if (spec === false) {
       this.r.at('lint/any-unsupported', p, 'the `false` schema (no value allowed) is shown as `any`');
       return;
@@ -298,6 +319,9 @@ class TemplateLint {
     if (names.includes('array') && truthy(spec.get('items'))) lost.push('the items');
     if (truthy(spec.get('enum'))) lost.push('the enum values');
     if (truthy(spec.get('oneOf'))) lost.push('the oneOf');
+    names.forEach((t, i) => {
+      if (typeof t === 'string' && hasLineBreak(t)) this.r.at('lint/property-name-breaks-layout', `${p}/type/${i}`, `the type name ${quote(t)} is printed raw in the \`type\` list: its line break splits the property line`);
+    });
     const text = names.length === 1 ? String(names[0]) : names.map(String).join(' | ');
     if (lost.length) this.r.at('lint/type-list-drops-schema', `${p}/type`, `a \`type\` list is shown as its names (\`${text}\`); lost: ${lost.join(', ')}`);
     if (nullable && !names.includes('null')) this.r.at('lint/dropped-nullable', `${p}/nullable`, '`nullable: true` beside a `type` list is not shown');

@@ -4,7 +4,8 @@
  * it drops or writes so that it reads wrong. Nothing under a node shown as `any` is walked:
  * one finding says the whole subtree is lost.
  */
-import { getKey, isJsonObject, type JsonValue } from '../ir/json.js';
+import { getKey, isJsonObject, stringifyCompactRust, type JsonValue } from '../ir/json.js';
+import { toolFieldPointer } from '../input/types.js';
 import { oneOfOf, type IrNode, type IrTool, type IrUnion } from '../ir/nodes.js';
 import { harmonyReading, harmonyType, isIdentifierName } from '../emit/harmony/types.js';
 import { rustLines } from '../emit/harmony/catalog.js';
@@ -32,10 +33,10 @@ const WHERE: Record<Position, string> = {
 export function lintHarmonyTool(tool: IrTool, r: Reporter): void {
   checkControlTokens(r);
   if (!isIdentifierName(tool.name)) {
-    r.abs('lint/tool-name-not-identifier', `${r.def.pointer}/name`, `the tool name ${quote(tool.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);
+    r.abs('lint/tool-name-not-identifier', toolFieldPointer(r.def, 'name'), `the tool name ${quote(tool.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);
   }
   if (tool.description !== undefined && rustLines(tool.description).some((l) => hasLineBreak(l))) {
-    r.abs('lint/comment-newline', `${r.def.pointer}/description`, 'the tool description holds a line break other than \\n (a lone \\r, U+2028 or U+2029): harmony splits lines on \\n only, so the text after it is not on a `//` line');
+    r.abs('lint/comment-newline', toolFieldPointer(r.def, 'description'), 'the tool description holds a line break other than \\n (a lone \\r, U+2028 or U+2029): harmony splits lines on \\n only, so the text after it is not on a `//` line');
   }
   if (tool.parameters !== undefined) new HarmonyLint(r, tool).walk(tool.parameters, 'root');
 }
@@ -122,6 +123,8 @@ class HarmonyLint {
       const v = m.default.value;
       if (pos === 'root' || pos === 'items') this.r.at('lint/dropped-default', `${p}/default`, `the default of ${WHERE[pos]} is not shown (harmony prints defaults of properties and oneOf variants only)`);
       else if (typeof v === 'string' && hasLineBreak(v)) this.r.at('lint/comment-newline', `${p}/default`, 'the default holds a line break: harmony writes it raw after `// default: `, so the text after the break reads as part of the schema');
+      // other values are printed as JSON (serde), which escapes \n and \r but not U+2028 / U+2029
+      else if (typeof v !== 'string' && /[\u2028\u2029]/.test(stringifyCompactRust(v))) this.r.at('lint/comment-newline', `${p}/default`, 'the default holds U+2028 or U+2029: harmony prints it as JSON after `// default: `, which leaves them raw, and a reader takes them as line breaks, so the text after reads as part of the schema');
     }
   }
 
@@ -145,6 +148,9 @@ class HarmonyLint {
 
   /** A `type` list: harmony prints the names only. */
   typeList(u: IrUnion): void {
+    (u.typeNames ?? []).forEach((t, i) => {
+      if (typeof t === 'string' && hasLineBreak(t)) this.r.at('lint/property-name-breaks-layout', `${u.pointer}/type/${i}`, `the type name ${quote(t)} is printed raw in the \`type\` list: its line break splits the property line`);
+    });
     const lost = u.variants.filter(carriesStructure).map(structureOf);
     if (lost.length) {
       this.r.at('lint/type-list-drops-schema', `${u.pointer}/type`, `a \`type\` list is shown as its names (\`${harmonyType(u, '')}\`); lost: ${[...new Set(lost)].join(', ')}`);

@@ -1,6 +1,6 @@
 /** Collecting findings for one tool and flavor, and the text checks every flavor shares. */
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
-import type { ToolDefinition } from '../input/types.js';
+import { toolFieldPointer, type ToolDefinition } from '../input/types.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
 import { resolvePointer } from '../lower/refs.js';
 import { severityOf, type Finding, type LintCode, type LintFlavor } from './types.js';
@@ -58,15 +58,27 @@ const CONTROL_TOKEN = /<\|[A-Za-z0-9_]+\|>/;
 /** The o200k_harmony special tokens (spec harmony §7), besides `<|reserved_…|>`. */
 const HARMONY_SPECIALS = new Set(['<|startoftext|>', '<|endoftext|>', '<|return|>', '<|constrain|>', '<|channel|>', '<|start|>', '<|end|>', '<|message|>', '<|call|>']);
 
-/** Every string of a JSON value (object keys too), with its pointer. */
-function* stringsOf(v: JsonValue | undefined, pointer: string): Generator<{ text: string; pointer: string }> {
-  if (typeof v === 'string') yield { text: v, pointer };
-  else if (isJsonArray(v)) for (let k = 0; k < v.length; k++) yield* stringsOf(v[k], `${pointer}/${k}`);
-  else if (isJsonObject(v)) {
-    for (const [k, x] of v) {
-      const p = `${pointer}/${escapePointerToken(k)}`;
-      yield { text: k, pointer: p };
-      yield* stringsOf(x, p);
+/** Every string of a JSON value (object keys too), with its pointer, in document order (iterative: no stack overflow on deep input). */
+function* stringsOf(root: JsonValue | undefined, rootPointer: string): Generator<{ text: string; pointer: string }> {
+  // work items: a value to visit, or an object key to yield; pushed in reverse so they pop in order
+  type Item = { v: JsonValue | undefined; pointer: string; key?: string };
+  const stack: Item[] = [{ v: root, pointer: rootPointer }];
+  while (stack.length) {
+    const { v, pointer, key } = stack.pop()!;
+    if (key !== undefined) {
+      yield { text: key, pointer };
+      continue;
+    }
+    if (typeof v === 'string') yield { text: v, pointer };
+    else if (isJsonArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push({ v: v[k], pointer: `${pointer}/${k}` });
+    else if (isJsonObject(v)) {
+      const entries = [...v];
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, x] = entries[i];
+        const p = `${pointer}/${escapePointerToken(k)}`;
+        stack.push({ v: x, pointer: p });
+        stack.push({ v: undefined, pointer: p, key: k });
+      }
     }
   }
 }
@@ -75,8 +87,8 @@ function* stringsOf(v: JsonValue | undefined, pointer: string): Generator<{ text
 export function checkControlTokens(r: Reporter): void {
   const def = r.def;
   const all = [
-    { text: def.name, pointer: `${def.pointer}/name` },
-    ...stringsOf(def.description, `${def.pointer}/description`),
+    { text: def.name, pointer: toolFieldPointer(def, 'name') },
+    ...stringsOf(def.description, toolFieldPointer(def, 'description')),
     ...stringsOf(def.parameters, def.parametersPointer),
   ];
   for (const s of all) {

@@ -6,7 +6,7 @@
  *   $ref (local)            → the target, inlined; a target already being expanded (a cycle)
  *                             or past the expansion budget stays a ref (printed with a comment)
  *   oneOf/anyOf with null   → the other variant, nullable (several others: the null stays a variant)
- *   anyOf, type lists       → oneOf
+ *   anyOf, type lists       → oneOf (a union variant that is a union flattens into it)
  *   allOf of objects        → one object (properties and required merged); other allOfs → intersection
  *   keywords side by side   → an intersection (an object with a oneOf of objects is distributed)
  *   const                   → a one-value enum
@@ -32,6 +32,10 @@ export interface FaithfulOptions {
 export function faithfulLowerTool(def: ToolDefinition, options: FaithfulOptions & Omit<LowerOptions, 'tool' | 'basePointer'> = {}): { tool: IrTool; diagnostics: readonly Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   let source = def;
+  const limits = options.limits ? { limits: options.limits } : {};
+  // the exact lowering first: its pre-pass enforces the limits (depth, size) before the recursive normalisation
+  const exact = lowerTool(def, limits);
+  if (exact.diagnostics.some((d) => d.severity === 'error')) return exact;
   if (def.parameters !== undefined && def.parameters !== null) {
     const n = normalizeGeminiSchema(def.parameters);
     for (const c of n.changes) {
@@ -40,7 +44,7 @@ export function faithfulLowerTool(def: ToolDefinition, options: FaithfulOptions 
     }
     if (diagnostics.length) source = { ...def, parameters: n.schema };
   }
-  const lowered = lowerTool(source, options.limits ? { limits: options.limits } : {});
+  const lowered = source === def ? exact : lowerTool(source, limits);
   return { tool: faithfulTool(lowered.tool, options), diagnostics: [...diagnostics, ...lowered.diagnostics] };
 }
 
@@ -144,7 +148,8 @@ function expandRef(r: IrRef, ctx: Ctx): IrNode {
 
 /** oneOf, anyOf and type lists → a oneOf; a null variant → nullable when one other variant is left. */
 function rewriteUnion(u: IrUnion, ctx: Ctx): IrNode {
-  let variants: readonly IrNode[] = u.variants.map((v) => rewrite(v, ctx));
+  // a variant that is itself a union flattens (`| | T` is not TypeScript); its annotations go to each of its variants
+  let variants: readonly IrNode[] = u.variants.map((v) => rewrite(v, ctx)).flatMap((v) => (v.kind === 'union' ? v.variants.map((x) => withOuter(x, v.meta, v.nullable)) : [v]));
   if (u.origin === 'typeArray') variants = sharedEnums(variants);
   const others = variants.filter((v) => !isPlainNull(v));
   const nulls = variants.filter(isPlainNull);

@@ -242,7 +242,7 @@ describe('token level: the escaped developer message has no special token but it
     }
   });
 
-  it.skipIf(!HAVE_SHARED)('the corpus: escaped catalogs carry no special token (and equal the kept ones: the corpus spells none)', () => {
+  if (HAVE_SHARED) it('the corpus: escaped catalogs carry no special token (and equal the kept ones: the corpus spells none)', () => {
     const lines = readFileSync(sharedPath('corpus/tools.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
     const tools = `[${lines.join(',')}]`;
     const keep = renderDeveloperMessage(tools);
@@ -262,8 +262,9 @@ describe('token level: the escaped developer message has no special token but it
       checkEnvelopeOnly(lib, text, 'edge case');
     }
   });
-  it.skipIf(HAVE_SHARED)('the corpus', () => {
+  else it('the corpus (not available)', () => {
     console.warn(sharedMissingNote('hardening: control tokens over the corpus'));
+    expect(HAVE_SHARED).toBe(false);
   });
 });
 

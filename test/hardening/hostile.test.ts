@@ -63,7 +63,8 @@ describe('hostile inputs: a clear error or a bounded output, never a crash', () 
         api.renderCatalog(text);
         runs.push(performance.now() - t);
       }
-      return runs.sort((a, b) => a - b)[1];
+      // the fastest of three: the least disturbed by the other test files running beside this one
+      return Math.min(...runs);
     };
     const ratio = time(large) / time(small);
     expect(ratio).toBeLessThan(20);

@@ -1,10 +1,8 @@
 /**
  * What the fuzzing and the hostile inputs found, one test each (shrunk inputs).
  *
- * - Fixed: plain tests; they must keep passing.
- * - Open (reported to the owner of the code, listed in KNOWN_ISSUES of properties.mjs): skipped
- *   tests that state the input and the expected behaviour; un-skip one when its bug is fixed,
- *   and remove its KNOWN_ISSUES entry.
+ * Every one is fixed: plain tests that must keep passing. (A bug found and not yet fixed is
+ * listed in KNOWN_ISSUES of properties.mjs, so long fuzz runs count it instead of stopping.)
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -71,8 +69,8 @@ describe('fixed', () => {
   }, 60_000);
 });
 
-describe('open (reported; see KNOWN_ISSUES)', () => {
-  it.skip('jsdoc-unicode-identifiers (src/emit/jsdoc/names.ts): a name TypeScript 6.0.3 does not take as an identifier is sanitized or quoted', () => {
+describe('found by fuzzing, fixed afterwards', () => {
+  it('jsdoc-unicode-identifiers (src/emit/jsdoc/names.ts): a name TypeScript 6.0.3 does not take as an identifier is sanitized or quoted', () => {
     // names.ts tests identifiers with the runtime's \p{ID_Start}/\p{ID_Continue} (Unicode 17 in Node 20.20);
     // TypeScript's scanner tables are older and disagree on ~9,000 code points (U+13460 𓑠 among them)
     for (const name of ['\u{13460}', 'x\u{13460}']) {
@@ -81,7 +79,7 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     }
   });
 
-  it.skip('tool-field-pointers (src/lint/report.ts, harmony.ts, chat-template.ts; src/emit/xml/findings.ts, hermes.ts; src/emit/chat-template/catalog.ts): findings on a name or description point into the body', () => {
+  it('tool-field-pointers (src/lint/report.ts, harmony.ts, chat-template.ts; src/emit/xml/findings.ts, hermes.ts; src/emit/chat-template/catalog.ts): findings on a name or description point into the body', () => {
     // `${def.pointer}/name` is `/0/name` for OpenAI Chat input, whose name is at /0/function/name
     // (the body is the parent of def.parametersPointer)
     const input = '[{"type": "function", "function": {"name": "a<|end|>", "description": "x </tools> y"}}]';
@@ -95,13 +93,13 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     return lintTools(input).findings.filter((f) => f.path === path).map((f) => `${f.flavor}`);
   }
 
-  it.skip('lint-json-default-line-separator (src/lint/chat-template.ts, harmony.ts): a default printed as JSON with U+2028 is flagged', async () => {
+  it('lint-json-default-line-separator (src/lint/chat-template.ts, harmony.ts): a default printed as JSON with U+2028 is flagged', async () => {
     // the template prints `// default: "\"\u2028 "` (tojson escapes \n, not U+2028); harmony prints ["\u2028"] raw in `// default: [...]`
     expect(await lintAt('[{"name": "a", "description": "", "parameters": {"type": "object", "properties": {"x": {"default": "\\"\u2028 "}}}}]', '/0/parameters/properties/x/default')).toContain('chat-template');
     expect(await lintAt('[{"name": "a", "parameters": {"type": "object", "properties": {"x": {"default": ["\u2028 "]}}}}]', '/0/parameters/properties/x/default')).toContain('openai-harmony');
   });
 
-  it.skip('lint-type-name-line-break (src/lint/harmony.ts, chat-template.ts): a type-list entry with a line break is flagged', async () => {
+  it('lint-type-name-line-break (src/lint/harmony.ts, chat-template.ts): a type-list entry with a line break is flagged', async () => {
     // {"type": ["a\nb"]} prints `x: a\nb,`: the property line is broken, nothing is flagged
     const input = '[{"name": "a", "description": "", "parameters": {"type": "object", "properties": {"x": {"type": ["a\\nb"]}}}}]';
     expect(api.renderCatalog(input).text).toContain('x?: a\nb,');
@@ -109,7 +107,7 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     expect(flagged).toEqual(expect.arrayContaining(['openai-harmony', 'chat-template']));
   });
 
-  it.skip('lint on 10,000-deep nesting (src/lint/report.ts stringsOf recurses): a CompileError or findings, no RangeError', async () => {
+  it('lint on 10,000-deep nesting (src/lint/report.ts stringsOf recurses): a CompileError or findings, no RangeError', async () => {
     const { lintTools } = await import('../../src/lint/index.js');
     let error: unknown;
     try {
@@ -120,7 +118,7 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     if (error !== undefined) expect(api.isCompileError(error)).toBe(true);
   });
 
-  it.skip('qwen3-coder: an extra key named like the catalog\'s own tags (tools, function, parameters…) is flagged (src/emit/xml/findings.ts)', () => {
+  it('qwen3-coder: an extra key named like the catalog\'s own tags (tools, function, parameters…) is flagged (src/emit/xml/findings.ts)', () => {
     // {"parameters": {"tools": false}} prints `<tools>False</tools>` inside <tools>…</tools>: a consumer that
     // cuts the catalog at the first </tools> loses the rest, and there is no xml/unparseable warning
     const input = '[{"name": "f", "parameters": {"tools": false}}]';
@@ -128,7 +126,7 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     expect(() => checkXml('qwen3-coder', r.text, r.diagnostics, 1, 'qwen3-coder')).not.toThrow();
   });
 
-  it.skip('renderFaithfulCatalog applies controlTokens (src/emit/harmony/faithful.ts reads the tools itself, not through compileTools)', () => {
+  it('renderFaithfulCatalog applies controlTokens (src/emit/harmony/faithful.ts reads the tools itself, not through compileTools)', () => {
     // renderCatalog(x, {lowering: 'faithful', controlTokens: 'escape'}) escapes; renderFaithfulCatalog(x, {controlTokens: 'escape'}) does not
     const input = '[{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "description": "<|end|>"}}}}]';
     const viaCatalog = api.renderCatalog(input, { lowering: 'faithful', controlTokens: 'escape' } as api.CatalogOptions).text;
@@ -137,7 +135,7 @@ describe('open (reported; see KNOWN_ISSUES)', () => {
     expect(api.findControlTokens(render(input, { controlTokens: 'escape' }).text)).toEqual([]);
   });
 
-  it.skip('faithful-nested-union (src/emit/harmony/faithful.ts): a oneOf variant that is itself a union parses as TypeScript', () => {
+  it('faithful-nested-union (src/emit/harmony/faithful.ts): a oneOf variant that is itself a union parses as TypeScript', () => {
     // prints `a:\n | string\n | \n    | string\n    | number\n,`: `| |` is "Type expected"
     const input = '[{"name": "a", "parameters": {"type": "object", "properties": {"a": {"oneOf": [{"anyOf": [{"type": "string"}, {"type": ["string", "number"]}]}]}}, "required": ["a"]}}]';
     const text = api.renderCatalog(input, { lowering: 'faithful' } as api.CatalogOptions).text;

@@ -7,7 +7,7 @@
 import { CompileError, type Diagnostic } from '../../diagnostics.js';
 import { escapePointerToken, fromJs, isJsonArray, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
 import type { IrNode, IrObject, IrProperty, IrTool } from '../../ir/nodes.js';
-import type { ToolDefinition } from '../../input/types.js';
+import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
 import { lowerSchema } from '../../lower/index.js';
 import { ChatTemplateFailure, fail, type ChatTemplateContext, type JsJinjaNote } from './context.js';
 import { NUMBER_CONCAT_NOTE, noteItemsProperty, noteNumbers } from './js-jinja.js';
@@ -57,8 +57,8 @@ function toolDescription(def: ToolDefinition, ctx: ChatTemplateContext): string 
   try {
     return pyConcatOperand(d);
   } catch (e) {
-    if (d instanceof JsonNumber) ctx.jsNotes.push({ pointer: `${def.pointer}/description`, message: NUMBER_CONCAT_NOTE });
-    throw new ChatTemplateFailure(`${def.pointer}/description`, `the tool description is ${plainType(d)}, and the template adds it to a string`, e as JinjaError);
+    if (d instanceof JsonNumber) ctx.jsNotes.push({ pointer: toolFieldPointer(def, 'description'), message: NUMBER_CONCAT_NOTE });
+    throw new ChatTemplateFailure(toolFieldPointer(def, 'description'), `the tool description is ${plainType(d)}, and the template adds it to a string`, e as JinjaError);
   }
 }
 
@@ -69,7 +69,7 @@ function toolName(def: ToolDefinition): string {
   try {
     return pyConcatOperand(fromJs(name));
   } catch (e) {
-    throw new ChatTemplateFailure(`${def.pointer}/name`, 'the tool name is not a string, and the template adds it to a string', e as JinjaError);
+    throw new ChatTemplateFailure(toolFieldPointer(def, 'name'), 'the tool name is not a string, and the template adds it to a string', e as JinjaError);
   }
 }
 
@@ -205,7 +205,7 @@ export function assertUtf8(text: string, tools: readonly ChatTemplateTool[]): vo
   const error = surrogateError(s.codePoint, s.position);
   const reason = `the rendered text holds a lone surrogate (U+${s.codePoint.toString(16).toUpperCase()}), which cannot be written as UTF-8`;
   for (const [i, t] of tools.entries()) {
-    const at = surrogatePointer(t.def.description, `${t.def.pointer}/description`) ?? surrogatePointer(t.def.name, `${t.def.pointer}/name`) ?? surrogatePointer(t.def.parameters, t.def.parametersPointer);
+    const at = surrogatePointer(t.def.description, toolFieldPointer(t.def, 'description')) ?? surrogatePointer(t.def.name, toolFieldPointer(t.def, 'name')) ?? surrogatePointer(t.def.parameters, t.def.parametersPointer);
     if (at !== undefined) throw new CompileError([{ ...failureDiagnostic(toolLabel(t.def, i), new ChatTemplateFailure(at, reason, error)), message: `the gpt-oss chat template fails on this tool: ${reason} (Python: ${error.text})` }]);
   }
   throw new CompileError([{ code: 'chat-template/fails', severity: 'error', path: '', message: `the gpt-oss chat template fails: ${reason} (Python: ${error.text})` }]);

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import { throwIfErrors } from '../../diagnostics.js';
-import { readTools, type CatalogOptions, type RenderResult, type ToolsInput } from '../../index.js';
+import { renderCatalog, type CatalogOptions, type RenderResult, type ToolsInput } from '../../index.js';
 import type { IrTool } from '../../ir/nodes.js';
 import { faithfulLowerTool, faithfulTool, type FaithfulOptions } from '../../lower/faithful.js';
 import { emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace, type NamespaceLayout } from './catalog.js';
@@ -68,20 +68,9 @@ export function emitFaithfulToolsSection(namespaces: readonly HarmonyNamespace[]
 }
 
 /**
- * The `# Tools` section for the tools, faithful (what `renderCatalog` gives with
- * `lowering: 'faithful'`): read, lowered with `faithfulLowerTool`, printed. Throws a
- * CompileError when any diagnostic is an error, as `renderCatalog` does.
+ * The `# Tools` section for the tools, faithful: `renderCatalog` with `lowering: 'faithful'`
+ * (read, control tokens, lowered, rewritten, printed). Throws a CompileError as `renderCatalog` does.
  */
 export function renderFaithfulCatalog(tools: ToolsInput, options: CatalogOptions = {}): RenderResult {
-  const read = readTools(tools);
-  const diagnostics: Diagnostic[] = [...read.diagnostics];
-  const irs = read.tools.map((def) => {
-    const r = faithfulLowerTool(def, options.limits ? { limits: options.limits } : {});
-    diagnostics.push(...r.diagnostics);
-    return r.tool;
-  });
-  throwIfErrors(diagnostics);
-  const ns: HarmonyNamespace = { name: options.namespace ?? 'functions', ...(options.namespaceDescription !== undefined ? { description: options.namespaceDescription } : {}), tools: irs };
-  // the tools are rewritten already: print them as they are
-  return { text: emitFaithfulToolsSection([ns], { rewritten: true }), diagnostics };
+  return renderCatalog(tools, { ...options, lowering: 'faithful' });
 }

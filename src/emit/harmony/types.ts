@@ -275,6 +275,9 @@ function topLevelOneOf(u: IrUnion, indent: string, r: HarmonyRules): string {
     if (v.meta.default) parts.push(`default: ${defaultText(v, v.meta.default.value, 'json', r)}`);
     out += `\n${indent} | ${t}${nullableSuffix(v, t, r)}${parts.length ? ` // ${parts.join(' ')}` : ''}`;
   }
+  // the reference lets what follows (`) => any;`, `[]`, `,`) land on the last variant's comment; faithful ends the line
+  const last = u.variants[u.variants.length - 1];
+  if (r.splitComments && last !== undefined && (last.meta.description !== undefined || last.meta.default !== undefined)) out += `\n${indent}`;
   return out;
 }
 

@@ -27,7 +27,18 @@ const RESERVED: ReadonlySet<string> = new Set([
 
 /** True when the text can be written bare as a property name (an IdentifierName; reserved words are fine there). */
 export function isIdentifierName(text: string): boolean {
-  return ASCII_IDENTIFIER.test(text) || (/[^\x00-\x7f]/.test(text) && IDENTIFIER.test(text));
+  return ASCII_IDENTIFIER.test(text) || (/[^\x00-\x7f]/.test(text) && IDENTIFIER.test(text) && [...text].every(oldEnough));
+}
+
+/**
+ * Non-ASCII letters TypeScript's scanner surely knows: its tables are older than the runtime's
+ * Unicode (Node 20.20 has Unicode 17), so only scripts of the first Unicode versions are used
+ * bare (Latin, Greek, Cyrillic, kana, CJK, Hangul); any other character makes the name quoted
+ * (a property) or sanitized (an alias).
+ */
+const OLD_SCRIPTS = /^[\x00-\x7f\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]$/u;
+function oldEnough(ch: string): boolean {
+  return OLD_SCRIPTS.test(ch);
 }
 
 /** A property name as written in a type literal: bare when it is an identifier, else a JSON string (`"x-y"`, `"1st"`). */
@@ -43,7 +54,7 @@ export function propertyKey(name: string): string {
 export function sanitizeIdentifier(text: string): string {
   if (ASCII_IDENTIFIER.test(text)) return RESERVED.has(text) ? `${text}_` : text;
   let out = '';
-  for (const ch of text) out += /[\p{ID_Continue}$\u200c\u200d]/u.test(ch) ? ch : '_';
+  for (const ch of text) out += /[\p{ID_Continue}$]/u.test(ch) && oldEnough(ch) ? ch : '_';
   if (out === '') return '_';
   if (!/^[\p{ID_Start}$_]/u.test(out)) out = `_${out}`;
   return RESERVED.has(out) ? `${out}_` : out;

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import type { JsonValue } from '../../ir/json.js';
-import type { ToolDefinition } from '../../input/types.js';
+import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
 import { pythonJsonDumps, pythonStr } from './python.js';
 import { attr, childPointer, isMapping } from './template.js';
 
@@ -70,8 +70,8 @@ export class Findings {
 
 /** The name, description and parameters strings of a tool, with their pointers. */
 function* toolStrings(tool: ToolDefinition, withParameters: boolean): Generator<PrintedString> {
-  yield { text: tool.name, pointer: childPointer(tool.pointer, 'name') };
-  if (tool.description !== undefined) yield* stringsIn(tool.description, childPointer(tool.pointer, 'description'));
+  yield { text: tool.name, pointer: toolFieldPointer(tool, 'name') };
+  if (tool.description !== undefined) yield* stringsIn(tool.description, toolFieldPointer(tool, 'description'));
   if (withParameters && tool.parameters !== undefined) yield* stringsIn(tool.parameters, tool.parametersPointer);
 }
 
@@ -98,6 +98,13 @@ export function hermesFindings(tool: ToolDefinition, f: Findings): void {
 
 /** Characters that cannot stand in an XML tag name the way qwen3-coder prints extra keys (`<KEY>…</KEY>`). */
 const BAD_TAG_NAME = /^$|[\s<>/&"'=]/;
+/**
+ * Tags the catalog and the calls are made of: an extra key printed as one (`<tools>False</tools>`)
+ * nests a second element of that name, and a reader that cuts at the first closing tag loses the rest.
+ * Not `required` or `description`: the template prints a schema's own `required` (and often a
+ * `description`) this way inside `<parameters>`, where nothing mistakes them for structure.
+ */
+const CATALOG_TAGS = new Set(['tools', 'function', 'functions', 'name', 'parameters', 'parameter', 'type', 'tool_call', 'tool_response', 'IMPORTANT']);
 
 /** qwen3-coder: XML text printed unescaped, keys as tag names, names in `<function=…>` / `<parameter=…>`, values in calls. */
 export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
@@ -109,6 +116,7 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
       if (handled.includes(k)) continue;
       const p = childPointer(pointer, k);
       if (BAD_TAG_NAME.test(k)) f.add(tool, p, `the key ${JSON.stringify(k)} is printed as a tag name <${k}> and is not one an XML reader accepts`);
+      else if (CATALOG_TAGS.has(k)) f.add(tool, p, `the key ${JSON.stringify(k)} is printed as <${k}>…</${k}>, a tag the catalog itself is made of, so a reader cannot tell it from the catalog's own`);
       // containers print as JSON (keys included), scalars via str(): a string is its own text
       if (isMapping(v) || Array.isArray(v)) {
         if (/[<&]/.test(pythonJsonDumps(v))) xmlText(stringsIn(v, p), k);
@@ -118,10 +126,10 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
   const callName = (text: string, pointer: string, tag: string) => {
     if (/[>\n]/.test(text)) f.add(tool, pointer, `${JSON.stringify(text)} cannot be written in <${tag}=…> (it holds ">" or a line break)`);
   };
-  const namePointer = childPointer(tool.pointer, 'name');
+  const namePointer = toolFieldPointer(tool, 'name');
   xmlText([{ text: tool.name, pointer: namePointer }], 'name');
   callName(tool.name, namePointer, 'function');
-  if (tool.description !== undefined) xmlText([{ text: pythonStr(tool.description), pointer: childPointer(tool.pointer, 'description') }], 'description');
+  if (tool.description !== undefined) xmlText([{ text: pythonStr(tool.description), pointer: toolFieldPointer(tool, 'description') }], 'description');
   const params = tool.parameters;
   const properties = attr(params, 'properties');
   const propsPointer = childPointer(tool.parametersPointer, 'properties');
@@ -144,7 +152,7 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
 /** anthropic: the JSON sits inside `<function>…</function>`; values are written literally in `<parameter name="…">`. */
 export function anthropicFindings(tool: ToolDefinition, f: Findings): void {
   f.scan(tool, toolStrings(tool, true), ['</function>', '</functions>'], (m) => `"${m}" printed inside the <function> JSON ends the element early`);
-  if (tool.name.includes('"')) f.add(tool, childPointer(tool.pointer, 'name'), `the name cannot be written in <invoke name="…"> (it holds a double quote)`);
+  if (tool.name.includes('"')) f.add(tool, toolFieldPointer(tool, 'name'), `the name cannot be written in <invoke name="…"> (it holds a double quote)`);
   const properties = attr(tool.parameters, 'properties');
   if (isMapping(properties)) {
     for (const name of properties.keys()) {

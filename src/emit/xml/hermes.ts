@@ -5,7 +5,7 @@
  * closed), Python type names from the `json_to_python_type` macro, and the places it raises.
  */
 import { jsonTypeOf, type JsonValue } from '../../ir/json.js';
-import type { ToolDefinition } from '../../input/types.js';
+import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
 import { pythonJsonDumps, pythonStr, pythonStrip } from './python.js';
 import { attr, childPointer, chatmlTurn, failTemplate, isMapping, type XmlMessage } from './template.js';
 
@@ -98,7 +98,7 @@ function hermesParams(tool: ToolDefinition): HermesParam[] {
 function hermesDescription(tool: ToolDefinition): string {
   const d = tool.description;
   if (typeof d === 'string') return d;
-  const where = childPointer(tool.pointer, 'description');
+  const where = toolFieldPointer(tool, 'description');
   if (d === undefined) return failTemplate(tool, where, "the Hermes template concatenates tool.description and the tool has none: UndefinedError: 'dict object' has no attribute 'description'");
   return failTemplate(tool, where, `the Hermes template concatenates tool.description with strings and it is ${jsonTypeOf(d)}: TypeError: can only concatenate str`);
 }
