@@ -7,7 +7,7 @@ import { planBuild } from '../../src/build/index.js';
 import { renderPart } from '../../src/index.js';
 import { inventory } from '../../src/inventory.js';
 import { ROOT } from '../support/shared.js';
-import { runCli } from '../dump/cli.js';
+import { runCli } from '../support/cli.js';
 
 const EXAMPLE = join(ROOT, 'examples/build/harmony-catalog.config.json');
 

@@ -11,7 +11,7 @@ import { readTools, renderPart } from '../../src/index.js';
 import { listMcpTools } from '../../src/mcp/client.js';
 import { countMessageTokens } from '../../src/tokens.js';
 import { ROOT } from '../support/shared.js';
-import { runCli } from '../dump/cli.js';
+import { runCli } from '../support/cli.js';
 
 /** Quote one word for the command line (POSIX single quotes). */
 function q(word: string): string {

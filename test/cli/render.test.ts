@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/shared.js';
 
-/** Run the CLI in-process, capturing its output. */
-async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (s) => void (out += s), stderr: (s) => void (err += s), stdin: async () => stdin, isTTY: false, env: {} };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (argv: string[], stdin = '') => runCli(argv, { stdin });
 
 const weather = join(ROOT, 'examples/weather.json');
 

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { diffFlavors, diffSummary, formatDiff } from '../../src/diff.js';
 import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedPath } from '../support/shared.js';
+import { captureIo } from '../support/cli.js';
 
 const SAME = { name: 'ping', description: 'Ping the server.' };
 const DEFAULTED = { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { unit: { type: 'string', enum: ['c', 'f'], default: 'c' } } } };
@@ -60,19 +60,6 @@ describe('diffFlavors', () => {
   });
 });
 
-/** A CliIo that records what a command writes. */
-function captureIo(stdin = ''): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (io.out += s),
-    stderr: (s: string) => void (io.err += s),
-    stdin: async () => stdin,
-    isTTY: false,
-    env: {},
-  };
-  return io;
-}
 
 describe('diff: CLI', () => {
   it('exit 0 when every tool is the same, 1 when some differ or fail', async () => {

@@ -5,7 +5,7 @@ import { renderPart } from '../../src/index.js';
 import { inventory } from '../../src/inventory.js';
 import { countMessageTokens, countTextTokens } from '../../src/tokens.js';
 import { ROOT } from '../support/shared.js';
-import { runCli } from './cli.js';
+import { runCli } from '../support/cli.js';
 
 const weather = join(ROOT, 'examples/weather.json');
 const weatherText = readFileSync(weather, 'utf8');

@@ -7,11 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { isCompileError } from '../../src/diagnostics.js';
 import { getKey, isJsonArray, parseJson, type JsonValue } from '../../src/ir/json.js';
 import { lintTools, LINT_FLAVORS, LINT_RULES, type Finding, type LintCode } from '../../src/lint/index.js';
 import { HAVE_SHARED, readJsonl, readJsonlPlain, ROOT, sharedPath } from '../support/shared.js';
+import { captureIo } from '../support/cli.js';
 
 const dir = join(ROOT, 'test/cases/lint');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -101,19 +101,6 @@ describe('lint: API', () => {
   });
 });
 
-/** A CliIo that records what a command writes. */
-function captureIo(stdin = ''): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (io.out += s),
-    stderr: (s: string) => void (io.err += s),
-    stdin: async () => stdin,
-    isTTY: false,
-    env: {},
-  };
-  return io;
-}
 
 describe('lint: CLI', () => {
   const file = (name: string) => join(dir, name);

@@ -4,15 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../support/cli.js';
 import { HAVE_SHARED, readJsonlPlain, sharedMissingNote, sharedPath } from '../support/shared.js';
 
 async function jsonl(argv: string[], stdin: string): Promise<Map<string, { text?: string; error?: string }>> {
-  let out = '';
-  const io: CliIo = { stdout: (s) => void (out += s), stderr: () => undefined, stdin: async () => stdin, isTTY: false, env: {} };
-  expect(await main(argv, io)).toBe(0);
-  return new Map(out.trim().split('\n').map((l) => { const r = JSON.parse(l); return [r.id, r]; }));
+  const r = await runCli(argv, { stdin });
+  expect(r.code).toBe(0);
+  return new Map(r.out.trim().split('\n').map((l) => { const row = JSON.parse(l); return [row.id, row]; }));
 }
 
 if (HAVE_SHARED) {
