@@ -1,10 +1,11 @@
 /** `harmony-catalog lint`: what the model will not see, tool by tool, under each flavor. */
 import type { Diagnostic } from '../diagnostics.js';
 import { countFindings, lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { loadToolsArg, mcpTimeoutFrom } from './sources.js';
 
 /** Help text of `lint`. */
-export const LINT_HELP = `Usage: harmony-catalog lint <file|-> [options]
+export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command args"> [options]
 
 For each tool and JSON Pointer in <file>, what the model will not see (or will misread)
 under each flavor: keywords shown as \`any\`, descriptions, defaults, titles, enums and
@@ -17,6 +18,8 @@ Options:
   --format <f>          text | json (default: text)
   --max-warnings <n>    exit 1 when there are more than n warnings
   --quiet               print errors and warnings only (no infos)
+  --mcp "<cmd> [args]"  lint the tools of a live MCP server (stdio) instead of a file
+  --mcp-timeout <ms>    how long to wait for the server (default 10000)
   -h, --help            this help
 
 Exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors found, too many
@@ -29,6 +32,8 @@ const OPTIONS = {
   format: { type: 'string' },
   'max-warnings': { type: 'string' },
   quiet: { type: 'boolean' },
+  mcp: { type: 'string' },
+  'mcp-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -57,7 +62,8 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!/^\d+$/.test(raw)) throw new UsageError(`--max-warnings must be a whole number, not ${JSON.stringify(raw)}`);
       maxWarnings = Number(raw);
     }
-    const text = await readInputArg(positionals[0], io);
+    const timeoutMs = mcpTimeoutFrom(values['mcp-timeout']);
+    const text = (await loadToolsArg(positionals[0], values.mcp, io, timeoutMs !== undefined ? { timeoutMs } : {})).input;
     const r = lintTools(text, { flavors });
     const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
     const counts = countFindings(r.findings);

@@ -60,6 +60,17 @@ describe('--mcp against @modelcontextprotocol/server-everything', () => {
     expect(r.out).toContain('// Echoes back the input string\ntype echo = (_: {\n// Message to echo\nmessage: string,\n}) => any;');
   });
 
+  it('lint --mcp lints the server\'s tools as lint does the same tools in a file', async () => {
+    const r = await runCli(['lint', '--mcp', EVERYTHING, '--mcp-timeout', '30000', '--format', 'json']);
+    const file = join(tmp, 'everything.json');
+    writeFileSync(file, JSON.stringify(listed));
+    const f = await runCli(['lint', file, '--format', 'json']);
+    expect(r.code).toBe(f.code);
+    const findings = (out: string) => (JSON.parse(out) as { findings: { code: string; path: string }[] }).findings.map((x) => `${x.code} ${x.path}`);
+    expect(findings(r.out)).toEqual(findings(f.out));
+    expect(findings(r.out).length).toBeGreaterThan(0);
+  });
+
   it('build reads an {"mcp": …} source', async () => {
     const cfg = join(tmp, 'harmony-catalog.config.json');
     writeFileSync(cfg, JSON.stringify({ sources: [{ mcp: EVERYTHING, timeoutMs: 30000 }], outputs: [{ path: 'catalog.txt', part: 'catalog' }] }));
