@@ -4,8 +4,9 @@
  * The pipeline, one stage per folder:
  *   input/    readTools: JSON text or JS values in any tool shape → ToolDefinition[] (+ warnings)
  *   lower/    lowerTool: each parameters schema → the IR (a json-schema-traverse pre-pass first)
- *   emit/     one printer per target: harmony (openai-harmony), …
- *   messages/ system and developer message assembly, whole prompts
+ *   emit/     one printer per target: harmony (openai-harmony, faithful), chat-template, jsdoc, xml
+ *   messages/ system and developer message assembly, whole prompts (harmony and the chat template)
+ * Around it: lint/, diff.ts, inventory.ts (tokens), build/, mcp/, testing/ (vitest matcher), cli/.
  * Errors are data (Diagnostic); input that cannot be rendered throws one CompileError.
  */
 import { CompileError, throwIfErrors, type Diagnostic } from './diagnostics.js';
@@ -42,7 +43,7 @@ export type { ReasoningEffort, ResponseFormat } from './messages/options.js';
 export type { SystemMessageOptions } from './messages/system.js';
 
 /** Tools as the API takes them: JSON text, a JS value in any supported shape, or what `readTools` returned. */
-export type ToolsInput = string | ReadResult | readonly ToolDefinition[] | unknown;
+export type ToolsInput = string | ReadResult | unknown;
 
 /** A rendering and what was noticed on the way. */
 export interface RenderResult {
