@@ -3,6 +3,7 @@
 // Renders the 2,000 corpus tools as ONE catalog, median over repeated runs after warm-up,
 // phase by phase, and side by side with a peer in the same run: the official gpt-oss chat
 // template rendered by @huggingface/jinja (what JavaScript servers use to make these bytes today).
+import { corpusCatalog, median } from './support.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,16 +25,8 @@ const { emitHarmonyToolsSection } = await import(join(root, 'dist/emit/harmony/c
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
-const lines = readFileSync(corpusPath, 'utf8').split('\n').filter(Boolean);
-// the catalog as a user would hand it over: one JSON array of bare tools
-const catalogText = `[${lines.map((l) => { const t = JSON.parse(l); return JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }); }).join(',')}]`;
-// (numbers go through JSON.parse here only to drop the corpus metadata; the bench input is then read losslessly)
-const N = lines.length;
+const { text: catalogText, count: N } = corpusCatalog(corpusPath);
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 function time(fn) {
   for (let i = 0; i < WARMUP; i++) fn();
   const xs = [];

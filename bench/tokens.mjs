@@ -3,8 +3,9 @@
 // Median over repeated runs after warm-up: counting the whole developer message (o200k_harmony,
 // <|start|> to <|end|>), the same with each chunk's position (what the per-tool shares need), and the
 // whole inventory (render, each tool alone, shares; with and without the lint findings).
+import { corpusCatalog, median } from './support.mjs';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -25,15 +26,8 @@ const { inventory, tokenChunks } = await load('inventory.js');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 3;
-const lines = readFileSync(corpusPath, 'utf8').split('\n').filter(Boolean);
-// the catalog as a user would hand it over: one JSON array of bare tools
-const catalogText = `[${lines.map((l) => { const t = JSON.parse(l); return JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }); }).join(',')}]`;
-const N = lines.length;
+const { text: catalogText, count: N } = corpusCatalog(corpusPath);
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 async function time(fn, runs = RUNS, warmup = WARMUP) {
   for (let i = 0; i < warmup; i++) await fn();
   const xs = [];

@@ -18,27 +18,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompileError } from '../../src/diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../../src/ir/json.js';
-import type { ToolDefinition } from '../../src/input/types.js';
-import { lowerTool } from '../../src/lower/index.js';
-import { renderChatTemplateDeveloper, renderChatTemplatePrompt, type ChatTemplateMessage, type ChatTemplateTool } from '../../src/messages/chat-template.js';
-import { ROOT } from '../support/shared.js';
+import { renderChatTemplateDeveloper, renderChatTemplatePrompt, type ChatTemplateMessage } from '../../src/messages/chat-template.js';
+import { loweredBareTools, ROOT } from '../support/shared.js';
 
 const DIR = join(ROOT, 'test/cases/chat-template');
 
-/** Bare tools as printer input; the name is kept as written (bareTool would turn a missing one into ""). */
-function toolsOf(tools: readonly JsonValue[]): ChatTemplateTool[] {
-  return tools.map((t, i) => {
-    const def: ToolDefinition = {
-      name: getKey(t, 'name') as string,
-      ...(getKey(t, 'description') !== undefined ? { description: getKey(t, 'description') } : {}),
-      ...(getKey(t, 'parameters') !== undefined ? { parameters: getKey(t, 'parameters') } : {}),
-      format: 'bare',
-      pointer: `/${i}`,
-      parametersPointer: `/${i}/parameters`,
-    };
-    return { def, ir: lowerTool(def).tool };
-  });
-}
+const toolsOf = loweredBareTools;
 
 /** Render one case file: the developer content for a tools file, the whole prompt for a prompt file. */
 function renderCase(name: string, input: JsonValue): string {

@@ -9,25 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { CompileError, type Diagnostic } from '../../src/diagnostics.js';
 import { chatTemplateType } from '../../src/emit/chat-template/types.js';
 import { pyReprString, pyStr } from '../../src/emit/chat-template/python.js';
-import { fromJs, getKey, parseJson, type JsonValue } from '../../src/ir/json.js';
-import type { ToolDefinition } from '../../src/input/types.js';
-import { lowerSchema, lowerTool } from '../../src/lower/index.js';
-import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem, type ChatTemplateTool } from '../../src/messages/chat-template.js';
+import { fromJs, parseJson, type JsonValue } from '../../src/ir/json.js';
+import { lowerSchema } from '../../src/lower/index.js';
+import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem } from '../../src/messages/chat-template.js';
+import { loweredBareTools } from '../support/shared.js';
 
-/** Bare tools as printer input (as in cases.test.ts). */
-function toolsOf(list: readonly JsonValue[]): ChatTemplateTool[] {
-  return list.map((t, i) => {
-    const def: ToolDefinition = {
-      name: getKey(t, 'name') as string,
-      ...(getKey(t, 'description') !== undefined ? { description: getKey(t, 'description') } : {}),
-      ...(getKey(t, 'parameters') !== undefined ? { parameters: getKey(t, 'parameters') } : {}),
-      format: 'bare',
-      pointer: `/${i}`,
-      parametersPointer: `/${i}/parameters`,
-    };
-    return { def, ir: lowerTool(def).tool };
-  });
-}
+const toolsOf = loweredBareTools;
 
 const tools = (json: string) => toolsOf(parseJson(json) as JsonValue[]);
 

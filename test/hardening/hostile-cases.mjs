@@ -6,6 +6,7 @@
  * what must happen (`text`: it renders; `error:<code>`: a CompileError with that code), and
  * runs through `run(api, input)`, which renders every printer the case is about.
  */
+import { CONFIGS } from './properties.mjs';
 
 const MB = 1024 * 1024;
 
@@ -34,15 +35,7 @@ export function manyToolsText(n) {
 const tool = (params, name = 'f') => `[{"name":${JSON.stringify(name)},"description":"d","parameters":${params}}]`;
 
 /** Every printer, for cases about all of them. */
-export const ALL_TARGETS = [
-  { target: 'harmony', flavor: 'openai-harmony' },
-  { target: 'harmony', flavor: 'chat-template' },
-  { target: 'jsdoc' },
-  { target: 'xml', dialect: 'qwen' },
-  { target: 'xml', dialect: 'qwen3-coder' },
-  { target: 'xml', dialect: 'hermes' },
-  { target: 'xml', dialect: 'anthropic' },
-];
+const ALL_TARGETS = CONFIGS;
 const HARMONY_ONLY = [{ target: 'harmony', flavor: 'openai-harmony' }];
 
 /**

@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../../src/ir/json.js';
 import type { ToolDefinition } from '../../src/input/types.js';
+import type { IrTool } from '../../src/ir/nodes.js';
+import { lowerTool } from '../../src/lower/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The project root. */
@@ -82,4 +84,19 @@ export function bareTool(v: JsonValue, index = 0): ToolDefinition {
     pointer: `/${index}`,
     parametersPointer: `/${index}/parameters`,
   };
+}
+
+/** Bare tools with their IR, the name kept as written (a missing one stays missing, unlike `bareTool`): printer input. */
+export function loweredBareTools(tools: readonly JsonValue[]): { def: ToolDefinition; ir: IrTool }[] {
+  return tools.map((t, i) => {
+    const def: ToolDefinition = {
+      name: getKey(t, 'name') as string,
+      ...(getKey(t, 'description') !== undefined ? { description: getKey(t, 'description') } : {}),
+      ...(getKey(t, 'parameters') !== undefined ? { parameters: getKey(t, 'parameters') } : {}),
+      format: 'bare',
+      pointer: `/${i}`,
+      parametersPointer: `/${i}/parameters`,
+    };
+    return { def, ir: lowerTool(def).tool };
+  });
 }
