@@ -7,7 +7,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { formatDiagnostic, isCompileError, type Diagnostic } from './diagnostics.js';
 import { emitHarmonyTool } from './emit/harmony/catalog.js';
 import { emitFaithfulTool } from './emit/harmony/faithful.js';
-import { readTools, type ToolsInput } from './index.js';
+import { readTools, type ToolsInput } from './api/compile.js';
 import type { ToolDefinition } from './input/types.js';
 import type { IrTool } from './ir/nodes.js';
 import { faithfulLowerTool } from './lower/faithful.js';

@@ -12,16 +12,8 @@ import { decode, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_harmony';
 import { isCompileError, type Diagnostic } from './diagnostics.js';
 import { fromJs, isJsonObject, type JsonValue } from './ir/json.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
-import {
-  readTools,
-  renderCatalog,
-  renderPart,
-  renderPrompt,
-  type PartOptions,
-  type PromptOptions,
-  type PromptResult,
-  type ToolsInput,
-} from './index.js';
+import { readTools, type ToolsInput } from './api/compile.js';
+import { renderCatalog, renderPart, renderPrompt, type PartOptions, type PromptOptions, type PromptResult } from './api/render.js';
 import { isReadResult, standaloneTools, toolDocument } from './build/tool-values.js';
 import { lintTools, type Finding, type LintFlavor } from './lint/index.js';
 import { countMessageTokens, countTextTokens } from './tokens.js';

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { CONTROL_TOKEN_POLICIES, FLAVORS, TARGETS, XML_DIALECTS } from '../index.js';
+import { FLAVORS, TARGETS, XML_DIALECTS } from '../api/render.js';
+import { CONTROL_TOKEN_POLICIES } from '../input/control-tokens.js';
 
 /** The default config file name. */
 export const CONFIG_FILE = 'harmony-catalog.config.json';

@@ -9,7 +9,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js';
 import { classifyShape } from '../input/formats.js';
-import { readTools } from '../index.js';
+import { readTools } from '../api/compile.js';
 import { fromJs, isJsonObject, JsValueError, type JsonValue } from '../ir/json.js';
 import { isMcpClientError, listMcpTools } from '../mcp/client.js';
 import type { SourceConfig } from './config.js';

@@ -1,7 +1,10 @@
 /** `harmony-catalog render`: print the prompt, or one part of it, for a tool file; `--jsonl` for many cases. */
 import { isCompileError } from '../diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
-import { compileTools, CONTROL_TOKEN_POLICIES, emitJsdocCatalog, FLAVORS, formatJsdoc, renderPart, type ControlTokenPolicy, TARGETS, XML_DIALECTS, type Flavor, type Part, type PartOptions, type Target, type XmlDialect } from '../index.js';
+import { compileTools } from '../api/compile.js';
+import { FLAVORS, renderPart, TARGETS, XML_DIALECTS, type Flavor, type Part, type PartOptions, type Target, type XmlDialect } from '../api/render.js';
+import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
+import { CONTROL_TOKEN_POLICIES, type ControlTokenPolicy } from '../input/control-tokens.js';
 import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
 

@@ -4,7 +4,7 @@
  * renderer reads them (`harmony.ts`, `chat-template.ts`). Codes and severities: `types.ts`.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { readTools, type ToolsInput } from '../index.js';
+import { readTools, type ToolsInput } from '../api/compile.js';
 import { lowerTool } from '../lower/index.js';
 import { lintChatTemplateTool } from './chat-template.js';
 import { lintHarmonyTool } from './harmony.js';

@@ -13,7 +13,8 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { expect, Snapshots } from 'vitest';
 import type { MatcherState } from 'vitest';
 import { emitJsdocCatalog } from '../emit/jsdoc/catalog.js';
-import { compileTools, renderPart, type PartOptions } from '../index.js';
+import { compileTools } from '../api/compile.js';
+import { renderPart, type PartOptions } from '../api/render.js';
 
 /** Options of `toMatchCatalogSnapshot`: what to render (any render option, passed through) and where to keep it. */
 export interface CatalogSnapshotOptions extends Omit<PartOptions, 'tools'> {

@@ -5,7 +5,8 @@
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { emitFaithfulTool, FAITHFUL_RULES, renderFaithfulCatalog } from '../../src/emit/harmony/faithful.js';
+import { emitFaithfulTool, FAITHFUL_RULES } from '../../src/emit/harmony/faithful.js';
+import { renderFaithfulCatalog } from '../../src/api/render.js';
 import { harmonyType, REFERENCE_RULES } from '../../src/emit/harmony/types.js';
 import { emitHarmonyTool } from '../../src/emit/harmony/catalog.js';
 import { readTools } from '../../src/index.js';

@@ -8,7 +8,6 @@
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import { throwIfErrors } from '../../diagnostics.js';
-import { renderCatalog, type CatalogOptions, type RenderResult, type ToolsInput } from '../../index.js';
 import type { IrTool } from '../../ir/nodes.js';
 import { faithfulLowerTool, faithfulTool, type FaithfulOptions } from '../../lower/faithful.js';
 import { emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace, type NamespaceLayout } from './catalog.js';
@@ -65,12 +64,4 @@ export function emitFaithfulNamespace(ns: HarmonyNamespace, options: EmitFaithfu
 /** The `# Tools` section, faithful: namespaces in byte order of their names, joined by blank lines. */
 export function emitFaithfulToolsSection(namespaces: readonly HarmonyNamespace[], options: EmitFaithfulOptions = {}): string {
   return emitHarmonyToolsSection(options.rewritten ? namespaces : namespaces.map((ns) => ({ ...ns, tools: ns.tools.map((t) => faithfulTool(t, options)) })), FAITHFUL_LAYOUT);
-}
-
-/**
- * The `# Tools` section for the tools, faithful: `renderCatalog` with `lowering: 'faithful'`
- * (read, control tokens, lowered, rewritten, printed). Throws a CompileError as `renderCatalog` does.
- */
-export function renderFaithfulCatalog(tools: ToolsInput, options: CatalogOptions = {}): RenderResult {
-  return renderCatalog(tools, { ...options, lowering: 'faithful' });
 }
