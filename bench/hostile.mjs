@@ -8,6 +8,12 @@
  * A child builds the input (timed apart), renders every printer the case is about, and reports
  * the render time, its outcomes, the RSS before rendering and the peak RSS
  * (process.resourceUsage().maxRSS). The parent prints one table row a case.
+ *
+ * Then token counting on a description holding one long run of `=` (one pre-tokenizer chunk: the
+ * case that made gpt-tokenizer's BPE quadratic): 160,000, 1,000,000 and 5,000,000 characters, each
+ * in its own child, through countTextTokens and through inventory (what `dump`, `build` and
+ * `--max-tokens` run). `--compare` also times gpt-tokenizer's own countTokens on 160,000 (about 20 s);
+ * `--no-tokens` skips the section, `--tokens-only` runs only it.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,6 +33,10 @@ const { values } = parseArgs({
     dist: { type: 'string', default: 'dist' },
     repeat: { type: 'string', default: '3' },
     'no-growth': { type: 'boolean', default: false },
+    'no-tokens': { type: 'boolean', default: false },
+    'tokens-only': { type: 'boolean', default: false },
+    compare: { type: 'boolean', default: false },
+    run: { type: 'string' },
   },
 });
 const dist = resolve(ROOT, values.dist);
@@ -78,6 +88,34 @@ async function toolsChild(n, repeat) {
   process.stdout.write(JSON.stringify({ n, median: times[Math.floor(times.length / 2)], times, peak: process.resourceUsage().maxRSS * 1024 }));
 }
 
+/** The token-counting runs: one long run of `=` as a tool description. */
+const RUN_SIZES = [160_000, 1_000_000, 5_000_000];
+
+/** Child: count the tokens of a run of n `=` (countTextTokens, then inventory of a tool holding it; or gpt-tokenizer's countTokens with --compare). */
+async function runChildTokens(n, compare) {
+  const text = '='.repeat(n);
+  const out = { n };
+  if (compare) {
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_harmony');
+    const t = performance.now();
+    out.gptTokens = countTokens(text, { disallowedSpecial: new Set() });
+    out.gptMs = performance.now() - t;
+  } else {
+    const { countTextTokens } = await import(pathToFileURL(resolve(dist, 'tokens.js')).href);
+    const { inventory } = await import(pathToFileURL(resolve(dist, 'inventory.js')).href);
+    countTextTokens('warm up: load the rank table ==');
+    let t = performance.now();
+    out.tokens = countTextTokens(text);
+    out.countMs = performance.now() - t;
+    t = performance.now();
+    const inv = await inventory([{ name: 'f', description: text, parameters: { type: 'object', properties: {} } }]);
+    out.inventoryMs = performance.now() - t;
+    out.catalog = inv.totals.catalog;
+  }
+  out.peak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify(out));
+}
+
 function runChild(args) {
   const out = execFileSync(process.execPath, ['--max-old-space-size=4096', SELF, ...args, '--dist', values.dist], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * MB });
   return JSON.parse(out);
@@ -90,6 +128,7 @@ async function parent() {
     process.stderr.write(`hostile: ${dist}/index.js is missing: building (npm run build)\n`);
     execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
   }
+  if (values['tokens-only']) return tokenRuns();
   const { HOSTILE_CASES } = await import('../test/hardening/hostile-cases.mjs');
   const cases = values.case ? HOSTILE_CASES.filter((c) => c.name === values.case) : HOSTILE_CASES;
   const rows = ['| case | input | renders | time (render) | peak RSS | outcome |', '|---|---|---|---|---|---|'];
@@ -119,9 +158,32 @@ async function parent() {
     );
     failed ||= ratio > 11;
   }
+  if (!values['no-tokens']) failed = (await tokenRuns()) || failed;
   process.exitCode = failed ? 1 : 0;
 }
 
-if (values.child) await child(values.child);
+/** The token-counting table; true when a count is wrong (n / 64: 64 `=` make one o200k token). */
+async function tokenRuns() {
+  const rows = ['| run of `=` | countTextTokens | inventory (dump) | tokens | peak RSS |', '|---|---|---|---|---|'];
+  let failed = false;
+  for (const n of RUN_SIZES) {
+    const r = runChild(['--run', String(n)]);
+    const ok = r.tokens === n / 64 && r.catalog > r.tokens;
+    failed ||= !ok;
+    rows.push(`| ${n.toLocaleString('en')} | ${(r.countMs / 1000).toFixed(2)} s | ${(r.inventoryMs / 1000).toFixed(2)} s | ${r.tokens}${ok ? '' : ' WRONG'} | ${mb(r.peak)} |`);
+    process.stdout.write(`${rows.at(-1)}\n`);
+  }
+  if (values.compare) {
+    const r = runChild(['--run', String(RUN_SIZES[0]), '--compare']);
+    rows.push(`| ${RUN_SIZES[0].toLocaleString('en')}, gpt-tokenizer countTokens | ${(r.gptMs / 1000).toFixed(2)} s | | ${r.gptTokens} | ${mb(r.peak)} |`);
+    process.stdout.write(`${rows.at(-1)}\n`);
+  }
+  process.stdout.write(`\ntoken counting on one long chunk:\n${rows.join('\n')}\n`);
+  if (values['tokens-only']) process.exitCode = failed ? 1 : 0;
+  return failed;
+}
+
+if (values.run) await runChildTokens(Number(values.run), values.compare);
+else if (values.child) await child(values.child);
 else if (values.tools) await toolsChild(Number(values.tools), Number(values.repeat));
 else await parent();

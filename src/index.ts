@@ -8,6 +8,8 @@
  *   messages/ system and developer message assembly, whole prompts (harmony and the chat template)
  * Around it: lint/, diff.ts, inventory.ts (tokens), build/, mcp/, testing/ (vitest matcher), cli/.
  *   api/      compileTools (read + lower once) and the render functions, per target and part
+ *   conversation/  messages in any shape (Chat, Responses, Anthropic, Harmony) → the prompt a server builds
+ *   parse/    what the model wrote: the Harmony stream parser, the OpenAI response, tool calls checked, XML dialects
  * Errors are data (Diagnostic); input that cannot be rendered throws one CompileError.
  * This file only re-exports: nothing inside src/ imports it.
  */
@@ -51,6 +53,31 @@ export {
   type PartOptions,
 } from './api/render.js';
 
+export { renderRequest, isRequestBody, SERVERS, MESSAGE_FORMATS, type ServerName, type MessageFormat, type RequestRenderOptions, type RequestPromptResult } from './api/render.js';
+export type { ServerOptions } from './api/conversation.js';
+export { readConversation, readRequestBody, toChatMessages, renderServerPrompt, flavorOfServer, defaultServer, type ConversationInput, type ServerRequest, type ServerPrompt, type CompiledToolSet } from './conversation/index.js';
+export { parseCompletion, PARSE_MODELS, type ParseModel, type ParseCompletionOptions, type ParsedCompletion } from './api/parse.js';
+export { parseHarmony, createHarmonyParser, harmonyMessageToEnvelope, type HarmonyParseOptions, type HarmonyParseEvent, type HarmonyParser, type HarmonyStreamState } from './parse/harmony.js';
+export type { ParsedHarmonyMessage, HarmonyParseResult, HarmonyParseError, HarmonyParseMode, HarmonyStopToken, HarmonyOpenMessage } from './parse/types.js';
+export {
+  toChatCompletion,
+  createChatCompletionStream,
+  chatCompletionChunks,
+  accumulateChunks,
+  type ChatCompletionOptions,
+  type ChatCompletionResult,
+  type ChatCompletion,
+  type ChatCompletionFailure,
+  type ChatCompletionMessage,
+  type ChatCompletionToolCall,
+  type ChatCompletionChunk,
+  type ChatCompletionStream,
+  type ChatCompletionStreamOptions,
+} from './parse/openai.js';
+export { checkToolCalls, toolCallsFromParse, type CheckToolCallsOptions, type CheckToolCallsResult, type CheckedToolCall, type ToolCallInput } from './parse/check.js';
+export { findLeaks } from './parse/leaks.js';
+export { parseToolCalls, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './parse/xml/index.js';
+export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
 export { diffFlavors } from './diff.js';
 export { emitFaithfulToolsSection } from './emit/harmony/faithful.js';

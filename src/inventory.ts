@@ -8,7 +8,6 @@
  * prints around its tools, learned from two probe tools), then finding that text in the catalog.
  * What no tool's text covers (headings, instructions, the namespace lines) is overhead.
  */
-import { decode, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_harmony';
 import { isCompileError, type Diagnostic } from './diagnostics.js';
 import { fromJs, isJsonObject, type JsonValue } from './ir/json.js';
 import type { ReadResult, ToolDefinition } from './input/types.js';
@@ -16,7 +15,7 @@ import { readTools, type ToolsInput } from './api/compile.js';
 import { renderCatalog, renderPart, renderPrompt, type PartOptions, type PromptOptions, type PromptResult } from './api/render.js';
 import { isReadResult, standaloneTools, toolDocument } from './build/tool-values.js';
 import { lintTools, type Finding, type LintFlavor } from './lint/index.js';
-import { countMessageTokens, countTextTokens } from './tokens.js';
+import { countMessageTokens, countTextTokens, textTokenChunks } from './tokens.js';
 
 /** Options of `inventory`: the render options (as for `renderPart`; `part` and `tools` are not used). */
 export interface InventoryOptions extends Omit<PartOptions, 'part' | 'tools'> {
@@ -166,7 +165,9 @@ async function optional<T>(render: () => T | Promise<T>): Promise<T | undefined>
 function lintFlavors(options: InventoryOptions): readonly LintFlavor[] {
   if (options.lint !== undefined) return options.lint === false ? [] : options.lint;
   if ((options.target ?? 'harmony') !== 'harmony') return [];
-  return [options.flavor ?? 'openai-harmony'];
+  // lint reads the two flavors it knows; Ollama's layout has no lint rules of its own
+  const flavor = options.flavor ?? 'openai-harmony';
+  return flavor === 'ollama' ? [] : [flavor];
 }
 
 /**
@@ -183,6 +184,7 @@ function findingsByTool(values: readonly JsonValue[], tools: readonly ToolDefini
     if (!m || !out[i]) continue;
     let rest = m[2] ?? '';
     if (tools[i].format === 'gemini') rest = rest.replace(/^\/functionDeclarations\/0(?=\/|$)/, '');
+    if (tools[i].format === 'ai-sdk') rest = rest.replace(/^\/[^/]*(?=\/|$)/, '');
     out[i].push({ ...f, path: `${tools[i].pointer}${rest}` });
   }
   return out;
@@ -316,20 +318,17 @@ interface Chunks {
   readonly counts: readonly number[];
 }
 
-// Control-token spellings in text are plain text (as in tokens.ts: no allowed specials, none disallowed).
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 /** Tokenise once, chunk by chunk (BPE never crosses a chunk), keeping each chunk's start offset. */
 export function tokenChunks(text: string): Chunks {
   const starts: number[] = [];
   const counts: number[] = [];
-  if (text === '') return { starts, counts };
   let at = 0;
-  for (const ids of encodeGenerator(text, PLAIN_TEXT)) {
+  const chunks = textTokenChunks(text);
+  chunks.lengths.forEach((length, k) => {
     starts.push(at);
-    counts.push(ids.length);
-    at += decode(ids).length;
-  }
+    counts.push(chunks.counts[k]);
+    at += length;
+  });
   return { starts, counts };
 }
 

@@ -1,5 +1,5 @@
-/** Exact o200k_harmony token counts: ordinary BPE for text, one token per envelope special (spec harmony §7). */
-import { countTokens, encode } from 'gpt-tokenizer/encoding/o200k_harmony';
+/** Exact o200k_harmony token counts: ordinary BPE for text (src/bpe.ts), one token per envelope special (spec harmony §7). */
+import { countOrdinary, countOrdinaryChunks, encodeOrdinary } from './bpe.js';
 
 /** The Harmony special tokens and their ids in o200k_harmony. */
 export const HARMONY_SPECIAL_TOKENS: Readonly<Record<string, number>> = Object.freeze({
@@ -25,11 +25,8 @@ export interface HarmonyMessageText {
   readonly end?: HarmonyEndToken;
 }
 
-// Every `<|…|>` spelling is ordinary text (the reference never turns text into a special token).
-// An empty disallowed set stops gpt-tokenizer from throwing on such spellings; no allowed set means
-// it never emits a special id for them. (gpt-tokenizer 4.0.0 also only finds an allowed special at the
-// very start of the text, so we never ask it for specials: the envelope is counted here.)
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+// Every `<|…|>` spelling in text is ordinary text (the reference never turns text into a special
+// token): text is encoded with no special tokens at all (src/bpe.ts), and the envelope is counted here.
 
 // The specials a header may hold as real envelope tokens (spec harmony §1: channel, ` <|constrain|>json`).
 const HEADER_SPECIALS = /(<\|channel\|>|<\|constrain\|>)/;
@@ -38,14 +35,19 @@ const HEADER_SPECIAL_IDS: ReadonlyMap<string, number> = new Map([
   ['<|constrain|>', 200003],
 ]);
 
-/** Number of tokens in the text under ordinary BPE; special-token spellings count as plain text. */
+/** Number of tokens in the text under ordinary BPE; special-token spellings count as plain text. Linear-ish in the text (O(n log n)). */
 export function countTextTokens(text: string): number {
-  return text === '' ? 0 : countTokens(text, PLAIN_TEXT);
+  return text === '' ? 0 : countOrdinary(text);
 }
 
 /** Token ids of the text under ordinary BPE; special-token spellings are encoded as plain text. */
 export function encodeText(text: string): number[] {
-  return text === '' ? [] : encode(text, PLAIN_TEXT);
+  return text === '' ? [] : encodeOrdinary(text);
+}
+
+/** The text's pre-tokenizer chunks (BPE never merges across two): each one's length in UTF-16 units and its number of tokens. */
+export function textTokenChunks(text: string): { readonly lengths: readonly number[]; readonly counts: readonly number[] } {
+  return countOrdinaryChunks(text);
 }
 
 /** Split a header into text pieces and its `<|channel|>` / `<|constrain|>` envelope tokens. */

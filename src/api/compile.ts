@@ -1,5 +1,5 @@
 /** Compile once: tools read (any shape), control tokens applied, and lowered to the IR. */
-import { throwIfErrors, type Diagnostic } from '../diagnostics.js';
+import { CompileError, throwIfErrors, type Diagnostic } from '../diagnostics.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from '../input/control-tokens.js';
 import { readTools as readToolsInput } from '../input/read.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
@@ -48,3 +48,33 @@ export function compileTools(input: ToolsInput, options: { limits?: Partial<Lowe
 
 export const NO_TOOLS: CompiledTools = { definitions: [], tools: [], diagnostics: [] };
 
+
+/** A pointer with its `/tools/<i>` prefix moved to where that tool really stands in the caller's document. */
+function remapPointer(p: string, pointers: readonly string[]): string {
+  const m = /^\/tools\/(\d+)(?=\/|$)/.exec(p);
+  if (!m) return p;
+  const to = pointers[Number(m[1])];
+  return to === undefined ? p : to + p.slice(m[0].length);
+}
+
+/**
+ * Read tools that were taken out of a larger list (a request body's function tools, its builtin
+ * tools set aside): `pointers[i]` is where the i-th given tool stands in the caller's document,
+ * and every pointer of the result (tools, parameters, diagnostics) says so.
+ */
+export function readToolsAt(tools: readonly unknown[], pointers: readonly string[], notes: readonly Diagnostic[] = []): ReadResult {
+  let r: ReadResult;
+  try {
+    // a JsonValue list is read as it is (number text kept); JS values are converted by readTools
+    r = readToolsInput(new Map<string, unknown>([['tools', tools]]));
+  } catch (e) {
+    if (e instanceof CompileError) throw new CompileError(e.diagnostics.map((d) => ({ ...d, path: remapPointer(d.path, pointers) })));
+    throw e;
+  }
+  const out: ReadResult = {
+    tools: r.tools.map((t) => ({ ...t, pointer: remapPointer(t.pointer, pointers), parametersPointer: remapPointer(t.parametersPointer, pointers) })),
+    diagnostics: [...notes, ...r.diagnostics.map((d) => ({ ...d, path: remapPointer(d.path, pointers) }))],
+  };
+  READ.add(out);
+  return out;
+}

@@ -3,7 +3,12 @@
  * assembled into messages and whole prompts. `src/index.ts` re-exports it; nothing here imports
  * the facade.
  */
-import { CompileError, throwIfErrors, type Diagnostic } from '../diagnostics.js';
+import { CompileError, type Diagnostic } from '../diagnostics.js';
+import { defaultServer, type ConversationInput, type ServerFlavor, type ServerName } from '../conversation/index.js';
+import { readRequestBody } from '../conversation/read.js';
+import { emitOllamaToolsSection } from '../emit/ollama/catalog.js';
+import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
+import { asJson, chooseServer, readMessages, renderThroughServer, type ServerOptions } from './conversation.js';
 import { emitChatTemplateNamespace, type ChatTemplateTool } from '../emit/chat-template/catalog.js';
 import { renderJsdocDeveloperMessage, renderJsdocToolsSection } from '../emit/jsdoc/messages.js';
 import { emitXmlCatalog, renderXmlPrompt, xmlFindings, type XmlDialect } from '../emit/xml/index.js';
@@ -11,9 +16,10 @@ import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTempla
 import { emitHarmonyToolsSection, type HarmonyNamespace } from '../emit/harmony/catalog.js';
 import { emitFaithfulToolsSection } from '../emit/harmony/faithful.js';
 import type { ControlTokenPolicy } from '../input/control-tokens.js';
-import { compileTools, NO_TOOLS, type CompiledTools, type ToolsInput } from './compile.js';
+import { compileTools, NO_TOOLS, readToolsAt, type CompiledTools, type ToolsInput } from './compile.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
+import { renderOllama } from '../conversation/ollama.js';
 import { BROWSER_DESCRIPTION, PYTHON_DESCRIPTION, browserTools } from '../messages/builtins.js';
 import { renderConversation, type ConversationOptions } from '../messages/conversation.js';
 import { renderHarmonyDeveloperContent } from '../messages/developer.js';
@@ -35,12 +41,13 @@ export interface MessageResult extends RenderResult {
   readonly message: string;
 }
 
-/** The two gpt-oss renderers: OpenAI's reference (vLLM, TensorRT-LLM) or the official chat template (transformers, llama.cpp…). */
-export type Flavor = 'openai-harmony' | 'chat-template';
+/** The gpt-oss layouts: OpenAI's reference (vLLM, TensorRT-LLM), the official chat template (transformers, llama.cpp, mlx-lm…), or Ollama's own template. */
+export type Flavor = 'openai-harmony' | 'chat-template' | 'ollama';
 /** What to print: the Harmony catalog (in a flavor), a JSDoc-style TypeScript catalog, or an XML catalog (in a dialect). */
 export type Target = 'harmony' | 'jsdoc' | 'xml';
 /** The flavors, targets and dialects, for validation. */
-export const FLAVORS: readonly Flavor[] = ['openai-harmony', 'chat-template'];
+export const FLAVORS: readonly Flavor[] = ['openai-harmony', 'chat-template', 'ollama'];
+export { SERVERS, MESSAGE_FORMATS, type ServerName, type MessageFormat } from '../conversation/index.js';
 export const TARGETS: readonly Target[] = ['harmony', 'jsdoc', 'xml'];
 export { XML_DIALECTS, type XmlDialect } from '../emit/xml/index.js';
 
@@ -91,14 +98,18 @@ export interface SystemOptions extends SystemMessageOptions, TargetOptions {
   readonly functionTools?: boolean;
 }
 
-/** A conversation message as the API takes it (content as text). */
-export type PromptMessage = HarmonyMessage;
+/**
+ * A conversation message as the API takes it: an OpenAI Chat Completions message, a Responses
+ * input item, an Anthropic message, or a Harmony message (`{role, name?, recipient?, channel?,
+ * content_type?, content}`; `contentType` is accepted too).
+ */
+export type PromptMessage = HarmonyMessage | Readonly<Record<string, unknown>>;
 
 /** Options for a whole prompt. */
-export interface PromptOptions extends DeveloperMessageOptions, SystemOptions, ConversationOptions {
+export interface PromptOptions extends DeveloperMessageOptions, SystemOptions, ConversationOptions, ServerOptions {
   /** The function tools (any input shape). */
   readonly tools?: ToolsInput;
-  /** Conversation messages after the system and developer messages. */
+  /** Conversation messages after the system and developer messages, in any shape `messageFormat` allows. */
   readonly messages?: readonly PromptMessage[];
 }
 
@@ -120,7 +131,7 @@ function pairs(c: CompiledTools): ChatTemplateTool[] {
   return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
 }
 
-function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'jsdoc' | 'xml' {
+function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' {
   const target = o.target ?? 'harmony';
   const kind = target === 'harmony' ? (o.flavor ?? 'openai-harmony') : target;
   if (o.lowering === 'faithful') {
@@ -140,6 +151,10 @@ function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
     case 'chat-template': {
       const ns = emitChatTemplateNamespace(pairs(c), options.namespace ?? 'functions');
       return { text: `# Tools\n\n${ns.text}`, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
+    }
+    case 'ollama': {
+      const ns = emitOllamaToolsSection(c.tools, c.definitions);
+      return { text: ns.text, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
     }
     case 'jsdoc':
       return { text: renderJsdocToolsSection(c.tools, options), diagnostics: c.diagnostics };
@@ -173,6 +188,10 @@ function developerOf(c: CompiledTools, options: DeveloperMessageOptions): Render
       const d = renderChatTemplateDeveloper(pairs(c), options.instructions !== undefined ? { instructions: options.instructions } : {});
       return { text: d.text, diagnostics: [...c.diagnostics, ...d.diagnostics] };
     }
+    case 'ollama': {
+      const p = ollamaParts(c, options);
+      return { text: p.developer ?? '', diagnostics: [...c.diagnostics, ...p.diagnostics] };
+    }
     case 'jsdoc':
       return { text: renderJsdocDeveloperMessage(c.tools, options), diagnostics: c.diagnostics };
     case 'xml':
@@ -198,6 +217,9 @@ function systemOf(options: SystemOptions): string {
         functionTools: options.functionTools ?? false,
       }).text;
     }
+    case 'ollama':
+      // Ollama writes its routing line from the tools it is given: a system message alone has none
+      return ollamaParts(NO_TOOLS, options).system;
     case 'xml':
       throw new CompileError([{ code: 'usage/no-system-message', severity: 'error', path: '', message: 'the xml target has no separate system message: its templates build the system turn around the tools (use the catalog or the whole prompt)' }]);
     case 'openai-harmony':
@@ -220,8 +242,15 @@ function systemOf(options: SystemOptions): string {
 export function renderPrompt(options: PromptOptions = {}): PromptResult {
   const c = options.tools === undefined ? NO_TOOLS : compileTools(options.tools, options);
   const kind = targetOf(options);
-  if (kind === 'chat-template') return chatTemplatePrompt(c, options);
-  if (kind === 'xml') return xmlPrompt(c, options);
+  const conversation = options.messages !== undefined ? readMessages(options.messages, options.messageFormat) : undefined;
+  const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, conversation?.conversation);
+  if (server !== undefined) {
+    const conv = conversation?.conversation ?? { format: 'chat' as const, items: [], pointers: [] };
+    return serverPrompt(server, c, c.tools.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
+  }
+  if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
+  const messages = harmonyMessages(conversation?.conversation);
+  if (kind === 'chat-template') return chatTemplatePrompt(c, options, messages);
   const ns = options.namespace ?? 'functions';
   const system = systemOf({ ...options, functionTools: ns === 'functions' && c.tools.length > 0 });
   const hasTools = c.tools.length > 0 || options.namespaceDescription !== undefined;
@@ -230,11 +259,68 @@ export function renderPrompt(options: PromptOptions = {}): PromptResult {
   const developer = hasDeveloper ? developerOf(c, options).text : undefined;
   const head: HarmonyMessage[] = [{ role: 'system', content: system }];
   if (developer !== undefined) head.push({ role: 'developer', content: developer });
-  const text = renderConversation([...head, ...(options.messages ?? [])], options);
-  return { text, system, ...(developer !== undefined ? { developer } : {}), ...(catalog !== undefined ? { catalog } : {}), diagnostics: c.diagnostics };
+  const text = renderConversation([...head, ...messages], options);
+  return { text, system, ...(developer !== undefined ? { developer } : {}), ...(catalog !== undefined ? { catalog } : {}), diagnostics: [...c.diagnostics, ...(conversation?.diagnostics ?? [])] };
 }
 
-function chatTemplatePrompt(c: CompiledTools, options: PromptOptions): PromptResult {
+/** The gpt-oss layout of a target/flavor, when it has one (servers render only those). */
+function layoutOf(kind: ReturnType<typeof targetOf>): ServerFlavor | undefined {
+  return kind === 'openai-harmony' || kind === 'chat-template' || kind === 'ollama' ? kind : undefined;
+}
+
+/** Harmony-native messages as the envelope printer takes them (the reference renderer's path). */
+function harmonyMessages(conversation: ConversationInput | undefined): HarmonyMessage[] {
+  if (conversation === undefined) return [];
+  return conversation.items.map((m, i): HarmonyMessage => {
+    const field = (k: string): string | undefined => {
+      const v = getKey(m, k);
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string') throw new CompileError([{ code: 'conversation/invalid-message', severity: 'error', path: `${conversation.pointers[i]}/${k}`, message: `a Harmony message's ${k} must be a string` }]);
+      return v;
+    };
+    const name = field('name');
+    const recipient = field('recipient');
+    const channel = field('channel');
+    const contentType = field('content_type');
+    return { role: (field('role') ?? 'user') as HarmonyMessage['role'], ...(name !== undefined ? { name } : {}), ...(recipient !== undefined ? { recipient } : {}), ...(channel !== undefined ? { channel } : {}), ...(contentType !== undefined ? { contentType } : {}), content: field('content') ?? '' };
+  });
+}
+
+/** A whole prompt through a server's profile. */
+function serverPrompt(server: ServerName, c: CompiledTools, toolsGiven: 'absent' | 'empty' | 'some', conversation: ConversationInput, options: PromptOptions, readDiagnostics: readonly Diagnostic[]): PromptResult {
+  const p = renderThroughServer(server, c, toolsGiven, conversation, {
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(options.date !== undefined ? { date: options.date } : {}),
+    ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
+    ...(options.browser ? { browser: true } : {}),
+    ...(options.python ? { python: true } : {}),
+    ...(typeof options.identity === 'string' ? { identity: options.identity } : {}),
+    ...(options.cutoff !== undefined ? { cutoff: options.cutoff } : {}),
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+  });
+  return {
+    text: p.text,
+    system: p.system,
+    ...(p.developer !== undefined ? { developer: p.developer } : {}),
+    ...(p.catalog !== undefined ? { catalog: p.catalog } : {}),
+    diagnostics: [...c.diagnostics, ...readDiagnostics, ...p.diagnostics],
+  };
+}
+
+/** Ollama's system and developer messages for tools alone (its template prints them around the conversation). */
+function ollamaParts(c: CompiledTools, options: SystemOptions & DeveloperMessageOptions) {
+  return renderOllama({
+    conversation: { format: 'chat', items: options.instructions !== undefined ? [new Map<string, JsonValue>([['role', 'system'], ['content', options.instructions]])] : [], pointers: options.instructions !== undefined ? ['/instructions'] : [] },
+    tools: c,
+    toolsGiven: c.tools.length ? 'some' : 'absent',
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(options.date !== undefined ? { date: options.date } : {}),
+    ...(options.identity ? { identity: options.identity } : {}),
+    ...(typeof options.cutoff === 'string' ? { cutoff: options.cutoff } : {}),
+  });
+}
+
+function chatTemplatePrompt(c: CompiledTools, options: PromptOptions, messages: readonly HarmonyMessage[]): PromptResult {
   const tools = pairs(c);
   const sys = { ...options, functionTools: tools.length > 0 };
   const p = renderChatTemplatePrompt({
@@ -244,7 +330,7 @@ function chatTemplatePrompt(c: CompiledTools, options: PromptOptions): PromptRes
     builtinTools: [...(options.browser ? ['browser'] : []), ...(options.python ? ['python'] : [])],
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     tools,
-    messages: (options.messages ?? []).map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.map((m) => ({ role: m.role, content: m.content })),
     addGenerationPrompt: options.completion !== undefined,
   });
   const developer = renderChatTemplateDeveloper(tools, options.instructions !== undefined ? { instructions: options.instructions } : {}).text;
@@ -257,16 +343,30 @@ function chatTemplatePrompt(c: CompiledTools, options: PromptOptions): PromptRes
   };
 }
 
-function xmlPrompt(c: CompiledTools, options: PromptOptions): PromptResult {
+function xmlPrompt(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined): PromptResult {
   const dialect = options.dialect ?? 'qwen';
+  const messages = conversation === undefined ? undefined : xmlMessages(conversation);
   const p = renderXmlPrompt({
     tools: c.definitions,
     dialect,
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    ...(options.messages !== undefined ? { messages: options.messages.map((m) => ({ role: m.role, content: m.content })) } : {}),
+    ...(messages !== undefined ? { messages } : {}),
     addGenerationPrompt: options.completion !== undefined,
   });
   return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics] };
+}
+
+/** The xml templates' messages: `{role, content}` with text content only (their tool-call turns are not rendered here). */
+function xmlMessages(conversation: ConversationInput): { role: HarmonyMessage['role']; content: string }[] {
+  return conversation.items.map((m, i) => {
+    const role = getKey(m, 'role');
+    const content = getKey(m, 'content');
+    const extra = isJsonObject(m) ? [...m.keys()].filter((k) => k !== 'role' && k !== 'content') : [];
+    if (typeof role !== 'string' || typeof content !== 'string' || extra.length) {
+      throw new CompileError([{ code: 'usage/xml-messages', severity: 'error', path: conversation.pointers[i], message: `the xml target renders {role, content} messages with text content only${extra.length ? ` (this one has ${extra.map((k) => JSON.stringify(k)).join(', ')})` : ''}; tool-call turns are rendered for gpt-oss (--server)` }]);
+    }
+    return { role: role as HarmonyMessage['role'], content };
+  });
 }
 
 /** The parts of a prompt the CLI and batch rendering can print. */
@@ -284,9 +384,10 @@ export function renderPart(tools: ToolsInput, options: PartOptions = {}): Render
     throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
   }
   const part = options.part ?? 'prompt';
-  if (part === 'prompt') {
+  if (part === 'prompt' || ((part === 'system' || part === 'developer') && usesServer(options))) {
     const p = renderPrompt({ ...options, tools });
-    return { text: p.text, diagnostics: p.diagnostics };
+    if (part === 'prompt') return { text: p.text, diagnostics: p.diagnostics };
+    return { text: part === 'system' ? p.system : (p.developer ?? ''), diagnostics: p.diagnostics };
   }
   const c = compileTools(tools, options);
   switch (part) {
@@ -309,4 +410,93 @@ export function renderPart(tools: ToolsInput, options: PartOptions = {}): Render
  */
 export function renderFaithfulCatalog(tools: ToolsInput, options: CatalogOptions = {}): RenderResult {
   return renderCatalog(tools, { ...options, lowering: 'faithful' });
+}
+
+/** True when the options send the render through a server's profile (a server named, the ollama flavor, or messages that are not Harmony-native). */
+function usesServer(options: PromptOptions): boolean {
+  if (options.server !== undefined || options.flavor === 'ollama') return true;
+  if (!options.messages?.length) return false;
+  return readMessages(options.messages, options.messageFormat).conversation.format !== 'harmony';
+}
+
+/** A request body as a server receives it: its tools, messages and options. */
+export interface RequestRenderOptions extends Omit<PartOptions, 'tools' | 'messages'> {}
+
+/** What a request body held, read: its kind and the model it names. */
+export interface RequestPromptResult extends PromptResult {
+  /** `chat` (Chat Completions), `responses` or `anthropic` (Messages). */
+  readonly kind: 'chat' | 'responses' | 'anthropic';
+  /** The part asked for (`part`), or the whole prompt. */
+  readonly partText: string;
+}
+
+/** True when the value (JSON text or a JS value) is a whole request body: Chat Completions, Responses or Anthropic Messages. */
+export function isRequestBody(value: unknown): boolean {
+  try {
+    return readRequestBody(typeof value === 'string' ? parseJson(value) : asJson(value, '')) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Render a whole request body (OpenAI Chat Completions `{model, messages, tools, tool_choice,
+ * reasoning_effort}`, Responses `{input, instructions, tools, reasoning}` or Anthropic Messages
+ * `{system, messages, tools}`) as a server builds its prompt: its tools, messages and options are
+ * all used; options given here fill in what the body does not say (a body's own value wins,
+ * except `server`, `flavor` and `date`, which a body cannot carry).
+ */
+export function renderRequest(body: unknown, options: RequestRenderOptions = {}): RequestPromptResult {
+  let json: JsonValue;
+  try {
+    json = typeof body === 'string' ? parseJson(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body) : asJson(body, '');
+  } catch (e) {
+    if (e instanceof CompileError) throw e;
+    throw new CompileError([{ code: 'input/not-json', severity: 'error', path: '', message: `the request is not JSON: ${(e as Error).message}` }]);
+  }
+  const rb = readRequestBody(json);
+  if (rb === undefined) throw new CompileError([{ code: 'input/not-a-request', severity: 'error', path: '', message: 'not a request body: expected Chat Completions {messages, …}, Responses {input, …} or Anthropic Messages {messages, max_tokens, …}' }]);
+  const given = rb.tools !== undefined && isJsonArray(rb.tools) ? rb.tools : [];
+  const pointers = rb.toolPointers ?? given.map((_, i) => `${rb.toolsPointer}/${i}`);
+  const c = given.length === 0 ? NO_TOOLS : compileTools(readToolsAt(given, pointers), options);
+  const toolsGiven = rb.toolsGiven;
+  const kind = targetOf(options);
+  const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, rb.conversation) ?? (layoutOf(kind) !== undefined ? defaultServer(layoutOf(kind) as ServerFlavor) : undefined);
+  if (server === undefined) throw new CompileError([{ code: 'usage/server', severity: 'error', path: '', message: 'a request body renders as a gpt-oss server builds it: use the harmony target (openai-harmony, chat-template or ollama flavor)' }]);
+  const merged: PromptOptions = {
+    ...options,
+    ...(rb.builtinTools?.includes('browser') ? { browser: true } : {}),
+    ...(rb.builtinTools?.includes('python') ? { python: true } : {}),
+    ...(rb.effort !== undefined ? { effort: rb.effort as PromptOptions['effort'] } : {}),
+    ...(rb.toolChoice !== undefined ? { toolChoice: rb.toolChoice } : {}),
+  };
+  const p = serverPrompt(server, c, toolsGiven, rb.conversation, merged, rb.diagnostics);
+  const part = options.part ?? 'prompt';
+  const partText = part === 'prompt' ? p.text : part === 'system' ? p.system : part === 'developer' ? (p.developer ?? '') : (p.catalog ?? '');
+  return { ...p, kind: rb.kind, partText };
+}
+
+/**
+ * The tools of a value that may be a whole request body: its function tools, read with pointers
+ * into the body (an info says the rest of the body is not used here); any other value as it is.
+ * What commands that read tools only (lint, dump, diff, build, parse --tools) take.
+ */
+export function toolsOfInput(value: ToolsInput): ToolsInput {
+  if (typeof value !== 'string' && (typeof value !== 'object' || value === null || Array.isArray(value))) return value;
+  let json: JsonValue;
+  try {
+    json = typeof value === 'string' ? parseJson(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value) : asJson(value, '');
+  } catch {
+    return value;
+  }
+  let rb: ReturnType<typeof readRequestBody>;
+  try {
+    rb = readRequestBody(json);
+  } catch {
+    return value;
+  }
+  if (rb === undefined) return value;
+  const given = rb.tools !== undefined && isJsonArray(rb.tools) ? rb.tools : [];
+  const note: Diagnostic = { code: 'input/request-body', severity: 'info', path: '', message: `a ${rb.kind === 'chat' ? 'Chat Completions' : rb.kind === 'responses' ? 'Responses' : 'Anthropic Messages'} request body: its ${given.length} function tool${given.length === 1 ? '' : 's'} are read; its messages are not used here (render renders the whole request)` };
+  return readToolsAt(given, rb.toolPointers ?? given.map((_, i) => `${rb.toolsPointer}/${i}`), [note]);
 }

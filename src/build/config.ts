@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { FLAVORS, TARGETS, XML_DIALECTS } from '../api/render.js';
+import { FLAVORS, MESSAGE_FORMATS, SERVERS, TARGETS, XML_DIALECTS } from '../api/render.js';
 import { CONTROL_TOKEN_POLICIES } from '../input/control-tokens.js';
 
 /** The default config file name. */
@@ -27,12 +27,18 @@ export const ModuleSource = Type.Object(
   },
   { additionalProperties: false },
 );
-/** A live MCP server over stdio: its command line, split like a shell would (never run through one); it runs in the config's directory unless `cwd` says otherwise. */
+/**
+ * A live MCP server over stdio: its command line, split like a shell would (never run through one); it runs in
+ * the config's directory unless `cwd` says otherwise, with the environment of the build plus `env`.
+ */
 export const McpSource = Type.Object(
   {
     mcp: NonEmpty('a command line, e.g. "node server.js stdio"'),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: 'milliseconds' })),
     cwd: Type.Optional(NonEmpty('a directory, relative to the config file')),
+    env: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'an object of environment variables, {"NAME": "value"}, set over the inherited environment' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,10 +69,12 @@ export const Output = Type.Object(
     completion: Type.Optional(Type.Boolean()),
     controlTokens: Type.Optional(Literals(CONTROL_TOKEN_POLICIES, 'what to do with tool text that spells a control token')),
     messages: Type.Optional(
-      Type.Array(Type.Object({ role: NonEmpty('a role'), content: Type.String() }, { additionalProperties: false, description: 'a message {"role", "content"}' }), {
-        description: 'a list of messages {"role", "content"} after the system and developer messages',
+      Type.Array(Type.Record(Type.String(), Type.Unknown(), { description: 'a message: OpenAI Chat Completions, Responses, Anthropic or Harmony {"role", "content", …}' }), {
+        description: 'the conversation after the system and developer messages (any message shape render reads)',
       }),
     ),
+    server: Type.Optional(Literals(SERVERS, 'whose request → prompt mapping renders the conversation')),
+    messageFormat: Type.Optional(Literals(MESSAGE_FORMATS, 'the shape of messages (default: told apart by shape)')),
   },
   { additionalProperties: false, description: 'an output object {"path", "format"?, "part"?, "target"?, "flavor"?, render options…}' },
 );
@@ -199,6 +207,7 @@ export function validateConfig(value: unknown, file: string): BuildConfig {
         return;
       }
       for (const e of firstPerKey(Value.Errors(schema, s))) problems.push(describeUnknown(e, `/sources/${i}`, schema));
+      if (schema === McpSource) problems.push(...envNameProblems((s as { env?: unknown }).env, `/sources/${i}/env`));
     });
   }
   if (Array.isArray(v.outputs)) {
@@ -208,6 +217,14 @@ export function validateConfig(value: unknown, file: string): BuildConfig {
   }
   if (problems.length) throw new ConfigError(file, problems);
   return value as BuildConfig;
+}
+
+/** An `env` object's names that no environment can hold (empty, or with "=" or a NUL in them). */
+function envNameProblems(env: unknown, pointer: string): string[] {
+  if (typeof env !== 'object' || env === null || Array.isArray(env)) return [];
+  return Object.keys(env)
+    .filter((name) => name === '' || name.includes('=') || name.includes('\0'))
+    .map((name) => `${keyName(pointer)}: ${JSON.stringify(name)} is not a variable name (a name is not empty and has no "=")`);
 }
 
 /** One error per key (a union reports several errors for one value). */
@@ -243,7 +260,8 @@ export function readConfig(file: string): BuildConfig {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // a UTF-8 byte order mark is no part of the JSON
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     throw new ConfigError(file, [`not JSON: ${(e as Error).message}`]);
   }

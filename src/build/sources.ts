@@ -11,7 +11,7 @@ import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js
 import { classifyShape } from '../input/formats.js';
 import { readTools } from '../api/compile.js';
 import { fromJs, isJsonObject, JsValueError, type JsonValue } from '../ir/json.js';
-import { isMcpClientError, listMcpTools } from '../mcp/client.js';
+import { inheritedEnvironment, isMcpClientError, listMcpTools } from '../mcp/client.js';
 import type { SourceConfig } from './config.js';
 import { expandGlob, isGlob } from './glob.js';
 import { standaloneTools, toolDocument } from './tool-values.js';
@@ -96,7 +96,7 @@ export async function loadSources(sources: readonly SourceConfig[], baseDir: str
             const code = (e as NodeJS.ErrnoException).code;
             throw sourceError('build/no-file', `${key}: ${code === 'ENOENT' ? `no such file: ${label(baseDir, file)}` : `cannot read ${label(baseDir, file)}: ${(e as Error).message}`}`);
           }
-          add(label(baseDir, file), text);
+          add(label(baseDir, file), text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // a UTF-8 BOM is no part of the JSON
         }
       }
     } else if ('module' in s) {
@@ -111,7 +111,7 @@ export async function loadSources(sources: readonly SourceConfig[], baseDir: str
       for (const [name, value] of moduleTools(ns, names, `${key}: ${label(baseDir, file)}`)) add(`${label(baseDir, file)}#${name}`, value);
     } else {
       const timeoutMs = s.timeoutMs ?? options.timeoutMs;
-      const tools = await loadMcpTools(s.mcp, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), cwd: resolve(baseDir, s.cwd ?? '.') });
+      const tools = await loadMcpTools(s.mcp, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), cwd: resolve(baseDir, s.cwd ?? '.'), ...(s.env !== undefined ? { env: s.env } : {}) });
       add(`mcp: ${s.mcp}`, tools);
     }
   }
@@ -131,16 +131,22 @@ export interface LoadMcpOptions {
   readonly timeoutMs?: number;
   /** Working directory of the server. */
   readonly cwd?: string;
+  /** Variables set in the server's environment (`--env KEY=VALUE`, a build source's `env`), over the inherited ones. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The environment the server inherits: default this process's, all of it (as a shell passes it on). */
+  readonly inheritEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
- * Start an MCP server, list its tools, stop it. The tools come back unchanged (MCP tool objects,
- * for `readTools`). A server that cannot be started, exits, times out or answers wrongly is
- * reported as a CompileError with one `mcp/…` error (printed plainly by the CLI, exit 1).
+ * Start an MCP server, list its tools, stop it. The server inherits this process's environment
+ * (or `inheritEnv`) plus `env`. The tools come back unchanged (MCP tool objects, for `readTools`).
+ * A server that cannot be started, exits, times out or answers wrongly is reported as a
+ * CompileError with one `mcp/…` error (printed plainly by the CLI, exit 1).
  */
 export async function loadMcpTools(command: string, options: LoadMcpOptions = {}): Promise<unknown[]> {
   try {
-    const list = await listMcpTools(command, { ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+    const env = { ...inheritedEnvironment(options.inheritEnv ?? process.env), ...options.env };
+    const list = await listMcpTools(command, { ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env });
     return list.tools;
   } catch (e) {
     if (isMcpClientError(e)) throw new CompileError([{ code: e.code, severity: 'error', path: '', message: e.message }]);

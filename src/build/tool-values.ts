@@ -4,13 +4,15 @@
  */
 import { fromJs, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
+import { prepareJsValue } from '../input/zod.js';
 
 /** The input as one lossless JSON document: JSON text is parsed, JS values converted; undefined for what `readTools` already returned. */
 export function toolDocument(input: unknown): JsonValue | undefined {
   if (typeof input === 'string') return parseJson(input);
   if (input instanceof Uint8Array) return parseJson(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input));
   if (isReadResult(input)) return undefined;
-  return fromJs(input);
+  // zod / Standard Schema values converted, tool functions (`execute`…) dropped, as readTools does
+  return fromJs(prepareJsValue(input, []));
 }
 
 /** True for what `readTools` returns (tools and diagnostics, nothing else). */
@@ -52,6 +54,8 @@ export function standaloneTools(doc: JsonValue | undefined, tools: readonly Tool
     const v = doc === undefined ? undefined : valueAt(doc, t.pointer);
     if (v === undefined || !isJsonObject(v)) return bareValue(t);
     if (t.format === 'gemini') return new Map<string, JsonValue>([['functionDeclarations', [v]]]);
+    // an AI SDK record is keyed by the tool's name
+    if (t.format === 'ai-sdk') return new Map<string, JsonValue>([[t.name, v]]);
     return v;
   });
 }

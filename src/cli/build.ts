@@ -14,6 +14,7 @@ Options:
   --check               write nothing; show the diff and exit 1 when any output would change (CI)
   --mcp-timeout <ms>    time allowed for each MCP server source (default: 10000)
   --quiet               do not print warnings or the list of files
+  --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 
 Config:
@@ -44,6 +45,7 @@ const OPTIONS = {
   check: { type: 'boolean' },
   'mcp-timeout': { type: 'string' },
   quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -57,6 +59,7 @@ function colorDiff(diff: string, on: boolean): string {
 
 /** Run `build`. */
 export async function buildCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false };
   return guard(io, async () => {
     let parsed;
     try {
@@ -65,6 +68,7 @@ export async function buildCommand(argv: readonly string[], io: CliIo): Promise<
       throw new UsageError((e as Error).message);
     }
     const { values } = parsed;
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(BUILD_HELP);
       return 0;
@@ -78,7 +82,7 @@ export async function buildCommand(argv: readonly string[], io: CliIo): Promise<
       throw e;
     }
     const quiet = Boolean(values.quiet);
-    if (!quiet) printDiagnostics(plan.diagnostics, io);
+    if (!quiet) printDiagnostics(plan.diagnostics, io, 'warning', display);
     const color = io.isTTY && (io.env.NO_COLOR === undefined || io.env.NO_COLOR === '');
     if (values.check) {
       const stale = plan.files.filter((f) => f.changed);
@@ -93,5 +97,5 @@ export async function buildCommand(argv: readonly string[], io: CliIo): Promise<
     const written = new Set(writeBuild(plan));
     if (!quiet) for (const f of plan.files) io.stdout(`${written.has(f) ? 'wrote' : 'up to date'}  ${f.name}\n`);
     return 0;
-  });
+  }, display);
 }

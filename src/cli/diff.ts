@@ -1,9 +1,10 @@
 /** `harmony-catalog diff`: each tool rendered under two flavors, and a unified diff where they differ. */
 import { diffFlavors, DIFF_FLAVORS, formatDiff, type DiffFlavor } from '../diff.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { guard, MCP_HELP, MCP_OPTIONS, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { loadToolsArg } from './sources.js';
 
 /** Help text of `diff`. */
-export const DIFF_HELP = `Usage: harmony-catalog diff <file|-> [options]
+export const DIFF_HELP = `Usage: harmony-catalog diff <file|-|--mcp "command args"> [options]
 
 Render each tool of <file> alone, as its catalog entry, under two flavors and print a
 unified diff for every tool whose renderings differ, the tools one side cannot render, and
@@ -15,6 +16,9 @@ Options:
   --context <n>         lines of context around each change (default: 3)
   --identical           also list the tools that render the same
   --format <f>          text | json (default: text)
+${MCP_HELP}
+  --quiet               do not print warnings (--format json still lists them)
+  --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 
 Exit codes: 0 every tool renders the same, 1 some differ or fail (or the input cannot be
@@ -27,6 +31,9 @@ const OPTIONS = {
   context: { type: 'string' },
   identical: { type: 'boolean' },
   format: { type: 'string' },
+  ...MCP_OPTIONS,
+  quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -38,8 +45,10 @@ function flavor(name: string, v: string | undefined, fallback: DiffFlavor): Diff
 
 /** Run `diff`. */
 export async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'diff');
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(DIFF_HELP);
       return 0;
@@ -53,14 +62,14 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!/^\d+$/.test(values.context)) throw new UsageError(`--context must be a whole number, not ${JSON.stringify(values.context)}`);
       context = Number(values.context);
     }
-    const text = await readInputArg(positionals[0], io);
+    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
     const r = diffFlavors(text, { a, b, context });
     if (format === 'json') {
       io.stdout(`${JSON.stringify({ a: r.a, b: r.b, identical: r.identical, differ: r.differ, errors: r.errors, tools: r.tools, diagnostics: r.diagnostics }, null, 2)}\n`);
     } else {
-      printDiagnostics(r.diagnostics, io);
+      if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
       io.stdout(formatDiff(r, { identical: Boolean(values.identical) }));
     }
     return r.differ > 0 || r.errors > 0 ? 1 : 0;
-  });
+  }, display);
 }

@@ -1,9 +1,9 @@
 /** `harmony-catalog dump`: the inventory of a tool set, one row per tool (parameters, tokens, findings) and the totals. */
 import { formatDiagnostic } from '../diagnostics.js';
 import { inventory, type Inventory, type InventoryTool } from '../inventory.js';
-import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
-import { loadToolsArg, mcpTimeoutFrom } from './sources.js';
+import { loadToolsArg } from './sources.js';
 
 /** Help text of `dump`. */
 export const DUMP_HELP = `Usage: harmony-catalog dump <file|-|--mcp "command args"> [options]
@@ -19,19 +19,23 @@ Options:
   --max-tokens <n>      exit 1 when the catalog is over n tokens (the output is still printed)
   --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
   --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
+  --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
+                        inherits this environment otherwise, all of it
   --quiet               do not print warnings
+  --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 Render options, as for 'harmony-catalog render' (see its --help): --instructions, --namespace,
   --date, --effort, --identity, --cutoff, --browser, --python, and the target/flavor options.
 
 --format json prints {"tools": [{"name", "parameters", "tokens", "findings"}],
-"totals": {"system", "developer", "catalog"}} (with --show each tool also has "text").
+"totals": {"system", "developer", "catalog"}, "diagnostics": [every input warning]} (with --show
+each tool also has "text").
 Colours are used only on a terminal, never when NO_COLOR is set.
 Exit codes: 0 listed, 1 the input cannot be rendered or the catalog is over --max-tokens, 2 usage error.
 `;
 
-// The render options of `render`, without those that make no sense here (a part, jsonl cases).
-const { part: _part, jsonl: _jsonl, help: _help, ...RENDER_ONLY } = RENDER_OPTIONS;
+// The render options of `render`, without those that make no sense here (a part, jsonl cases, a final newline).
+const { part: _part, jsonl: _jsonl, help: _help, newline: _newline, ...RENDER_ONLY } = RENDER_OPTIONS;
 
 const OPTIONS = {
   ...RENDER_ONLY,
@@ -39,7 +43,6 @@ const OPTIONS = {
   show: { type: 'boolean' },
   format: { type: 'string' },
   'max-tokens': { type: 'string' },
-  'mcp-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -50,8 +53,10 @@ type Format = (typeof FORMATS)[number];
 
 /** Run `dump`. */
 export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'dump');
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(DUMP_HELP);
       return 0;
@@ -61,11 +66,10 @@ export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<n
     const max = values['max-tokens'];
     if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-tokens must be a whole number of tokens, not ${JSON.stringify(max)}`);
     const { part: _p, ...options } = partOptionsFrom(values);
-    const timeoutMs = mcpTimeoutFrom(values['mcp-timeout']);
-    const loaded = await loadToolsArg(positionals[0], values.mcp, io, timeoutMs !== undefined ? { timeoutMs } : {});
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
 
     const inv = await inventory(loaded.input, options);
-    if (!values.quiet) printDiagnostics(inv.diagnostics, io);
+    if (!values.quiet) printDiagnostics(inv.diagnostics, io, 'warning', display);
     const rows = sortRows(inv.tools, sort);
     const color = useColor(io);
     const show = Boolean(values.show);
@@ -75,7 +79,7 @@ export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<n
       return 1;
     }
     return 0;
-  });
+  }, display);
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -142,10 +146,10 @@ export function formatText(inv: Inventory, rows: readonly InventoryTool[], show:
   return `${out.join('\n')}\n`;
 }
 
-/** `{"tools": [...], "totals": {...}}`. */
+/** `{"tools": [...], "totals": {...}, "diagnostics": [...]}`: every input diagnostic, however many. */
 export function formatJson(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
   const tools = rows.map((t) => ({ name: t.name, parameters: t.parameters, tokens: t.tokens, findings: t.findings, ...(show ? { text: t.text } : {}) }));
-  return `${JSON.stringify({ tools, totals: inv.totals }, null, 2)}\n`;
+  return `${JSON.stringify({ tools, totals: inv.totals, diagnostics: inv.diagnostics }, null, 2)}\n`;
 }
 
 function mdCell(s: string): string {

@@ -2,8 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
+import type { LoadMcpOptions } from '../build/sources.js';
+import { CompileError, formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
+
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import { formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
 
 /** A usage error: printed with a hint, exit code 2. */
 export class UsageError extends Error {
@@ -22,8 +24,28 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** The process's own streams. */
+let pipeGuard = false;
+
+/**
+ * End the process quietly when the reader of stdout or stderr goes away (`… | head -1`), as `cat`
+ * does: exit 0, no stack trace. Any other write error is one line on stderr and exit 74 (EX_IOERR).
+ */
+export function exitQuietlyOnClosedPipe(): void {
+  if (pipeGuard) return;
+  pipeGuard = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      // after EPIPE the stream is destroyed: later writes fail with ERR_STREAM_DESTROYED
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+      if (stream !== process.stderr) process.stderr.write(`harmony-catalog: cannot write the output: ${e.message}\n`);
+      process.exit(74);
+    });
+  }
+}
+
+/** The process's own streams (a closed pipe ends the process quietly). */
 export function processIo(): CliIo {
+  exitQuietlyOnClosedPipe();
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
@@ -37,26 +59,81 @@ export function processIo(): CliIo {
   };
 }
 
-/** Read a file argument, or stdin for `-`. */
+/**
+ * Read a file argument, or stdin for `-`, as UTF-8 text without its byte order mark, if any.
+ * UTF-16 input is refused with a message that says so (a CompileError, exit 1).
+ */
 export async function readInputArg(arg: string | undefined, io: CliIo): Promise<string> {
   if (arg === undefined) throw new UsageError('missing input: give a file, or - for standard input');
-  if (arg === '-') return io.stdin();
-  try {
-    return readFileSync(arg, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `no such file: ${arg}` : code === 'EISDIR' ? `${arg} is a directory, not a file` : `cannot read ${arg}: ${(e as Error).message}`);
+  // the input stage is loaded when a command reads input (main.ts keeps start-up small)
+  const { utf16Note } = await import('../input/read.js');
+  let text: string;
+  if (arg === '-') text = await io.stdin();
+  else {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(arg);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'ENOENT' ? `no such file: ${arg}` : code === 'EISDIR' ? `${arg} is a directory, not a file` : `cannot read ${arg}: ${(e as Error).message}`);
+    }
+    notUtf16(utf16Note(bytes), arg);
+    text = bytes.toString('utf8');
+  }
+  notUtf16(utf16Note(text), arg === '-' ? 'standard input' : arg);
+  return withoutBom(text);
+}
+
+function notUtf16(note: string | undefined, name: string): void {
+  if (note) throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${name}: the ${name === 'standard input' ? 'input' : 'file'} is ${note}; save it as UTF-8` }]);
+}
+
+/** The text without a leading UTF-8 byte order mark (U+FEFF), which is no part of JSON. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** How many diagnostics of one code are printed on stderr before the rest are summed up in one line (all of them with --verbose). */
+export const DIAGNOSTICS_PER_CODE = 20;
+
+/** How diagnostics are printed: `verbose` lists every one (else DIAGNOSTICS_PER_CODE a code, then a count). */
+export interface PrintDiagnosticsOptions {
+  readonly verbose?: boolean;
+}
+
+const SEVERITY_RANK = { info: 0, warning: 1, error: 2 } as const;
+const SEVERITY_PLURAL = { info: 'infos', warning: 'warnings', error: 'errors' } as const;
+
+/**
+ * Print diagnostics on stderr, one a line, at most DIAGNOSTICS_PER_CODE of each code unless `verbose`;
+ * then, for each code with more, `… and 1,580 more input/duplicate-name warnings; --verbose to list them`.
+ */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, minimum: 'info' | 'warning' | 'error' = 'warning', options: PrintDiagnosticsOptions = {}): void {
+  const printed = new Map<string, number>();
+  const hidden = new Map<string, { count: number; severity: Diagnostic['severity'] | 'mixed' }>();
+  for (const d of diagnostics) {
+    if (SEVERITY_RANK[d.severity] < SEVERITY_RANK[minimum]) continue;
+    const n = printed.get(d.code) ?? 0;
+    if (options.verbose || n < DIAGNOSTICS_PER_CODE) {
+      printed.set(d.code, n + 1);
+      io.stderr(`${formatDiagnostic(d)}\n`);
+      continue;
+    }
+    const h = hidden.get(d.code);
+    if (h) hidden.set(d.code, { count: h.count + 1, severity: h.severity === d.severity ? h.severity : 'mixed' });
+    else hidden.set(d.code, { count: 1, severity: d.severity });
+  }
+  for (const [code, { count, severity }] of hidden) {
+    const noun = severity === 'mixed' ? (count === 1 ? 'diagnostic' : 'diagnostics') : count === 1 ? severity : SEVERITY_PLURAL[severity];
+    io.stderr(`… and ${count.toLocaleString('en-US')} more ${code} ${noun}; --verbose to list them\n`);
   }
 }
 
-/** Print diagnostics on stderr, one a line. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, minimum: 'info' | 'warning' | 'error' = 'warning'): void {
-  const rank = { info: 0, warning: 1, error: 2 } as const;
-  for (const d of diagnostics) if (rank[d.severity] >= rank[minimum]) io.stderr(`${formatDiagnostic(d)}\n`);
-}
-
-/** Run a command body, turning CompileErrors into plain messages (exit 1) and usage errors into exit 2. */
-export async function guard(io: CliIo, body: () => Promise<number>): Promise<number> {
+/**
+ * Run a command body, turning CompileErrors into plain messages (exit 1) and usage errors into exit 2.
+ * `display` is read when an error is printed (a command sets `verbose` once it has read its options).
+ */
+export async function guard(io: CliIo, body: () => Promise<number>, display: PrintDiagnosticsOptions = {}): Promise<number> {
   try {
     return await body();
   } catch (e) {
@@ -65,7 +142,7 @@ export async function guard(io: CliIo, body: () => Promise<number>): Promise<num
       return 2;
     }
     if (isCompileError(e)) {
-      printDiagnostics(e.diagnostics, io, 'info');
+      printDiagnostics(e.diagnostics, io, 'info', display);
       const n = e.diagnostics.filter((d) => d.severity === 'error').length;
       io.stderr(`harmony-catalog: ${n} error${n === 1 ? '' : 's'}; nothing rendered\n`);
       return 1;
@@ -87,4 +164,47 @@ export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly s
   }
   if (parsed.positionals.length > 1) throw new UsageError(`${command} takes one input, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
   return parsed;
+}
+
+/** The options every command that reads `--mcp` takes besides it (spread into its options table). */
+export const MCP_OPTIONS = {
+  mcp: { type: 'string' },
+  'mcp-timeout': { type: 'string' },
+  env: { type: 'string', multiple: true },
+} as const;
+
+/** Help lines of MCP_OPTIONS. */
+export const MCP_HELP = `  --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
+  --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
+  --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
+                        inherits this environment otherwise, all of it`;
+
+/** `--mcp-timeout`, `--env` and the environment as the options of loading an MCP server's tools. */
+export function mcpOptionsFrom(values: { mcp?: string | undefined; 'mcp-timeout'?: string | undefined; env?: string[] | undefined }, io: CliIo): LoadMcpOptions {
+  const env: Record<string, string> = {};
+  for (const pair of values.env ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--env takes KEY=VALUE, not ${JSON.stringify(pair)}`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  if (values.mcp === undefined) {
+    if (values.env?.length) throw new UsageError('--env sets the MCP server\'s environment: it goes with --mcp');
+    if (values['mcp-timeout'] !== undefined) throw new UsageError('--mcp-timeout goes with --mcp');
+  }
+  let timeoutMs: number | undefined;
+  const t = values['mcp-timeout'];
+  if (t !== undefined) {
+    timeoutMs = Number(t);
+    if (!/^\d+$/.test(t) || !(timeoutMs > 0)) throw new UsageError(`--mcp-timeout must be a positive number of milliseconds, not ${JSON.stringify(t)}`);
+  }
+  return { ...(timeoutMs !== undefined ? { timeoutMs } : {}), env, inheritEnv: io.env };
+}
+
+/**
+ * What a command writes for rendered text: exactly its bytes (so `render > prompt.txt` is the
+ * prompt, byte for byte, whatever the target); a line break is added when the text does not end
+ * with one only with `--newline`, or when stdout is a terminal (so the shell prompt starts on a line of its own).
+ */
+export function renderedOutput(text: string, newline: boolean | undefined, io: CliIo): string {
+  return (newline || io.isTTY) && text !== '' && !text.endsWith('\n') ? `${text}\n` : text;
 }

@@ -1,8 +1,9 @@
 /** `harmony-catalog lint`: what the model will not see, tool by tool, under each flavor. */
 import type { Diagnostic } from '../diagnostics.js';
-import { countFindings, lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
-import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
-import { loadToolsArg, mcpTimeoutFrom } from './sources.js';
+import { lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
+import { countListedFindings, listFindings } from '../lint/report.js';
+import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { loadToolsArg } from './sources.js';
 
 /** Help text of `lint`. */
 export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command args"> [options]
@@ -17,10 +18,16 @@ Options:
   --all                 every flavor (the default)
   --format <f>          text | json (default: text)
   --max-warnings <n>    exit 1 when there are more than n warnings
-  --quiet               print errors and warnings only (no infos)
+  --quiet               print errors and warnings only (no infos), and no input warnings on stderr
+  --verbose             print every input warning (else 20 of each code, then how many more)
   --mcp "<cmd> [args]"  lint the tools of a live MCP server (stdio) instead of a file
   --mcp-timeout <ms>    how long to wait for the server (default 10000)
+  --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
+                        inherits this environment otherwise, all of it
   -h, --help            this help
+
+A finding said the same way under several flavors is listed once with its flavors, and counted
+once in the summary and by --max-warnings.
 
 Exit codes: 0 no errors (and no more warnings than --max-warnings), 1 errors found, too many
 warnings, or the input cannot be read, 2 usage error.
@@ -34,6 +41,8 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   mcp: { type: 'string' },
   'mcp-timeout': { type: 'string' },
+  env: { type: 'string', multiple: true },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,8 +56,10 @@ function flavorsFrom(values: { flavor?: string[]; all?: boolean }): LintFlavor[]
 
 /** Run `lint`. */
 export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'lint');
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(LINT_HELP);
       return 0;
@@ -62,23 +73,23 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!/^\d+$/.test(raw)) throw new UsageError(`--max-warnings must be a whole number, not ${JSON.stringify(raw)}`);
       maxWarnings = Number(raw);
     }
-    const timeoutMs = mcpTimeoutFrom(values['mcp-timeout']);
-    const text = (await loadToolsArg(positionals[0], values.mcp, io, timeoutMs !== undefined ? { timeoutMs } : {})).input;
+    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
     const r = lintTools(text, { flavors });
     const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
-    const counts = countFindings(r.findings);
+    // one rule for the listing and the counts: a finding the flavors say the same way is one finding
+    const counts = countListedFindings(r.findings);
     const tools = new Set(r.findings.map((f) => f.tool)).size;
     if (format === 'json') {
       io.stdout(`${JSON.stringify({ flavors, findings: shown, diagnostics: r.diagnostics, summary: { ...counts, tools } }, null, 2)}\n`);
     } else {
-      printDiagnostics(r.diagnostics, io);
+      printDiagnostics(r.diagnostics, io, values.quiet ? 'error' : 'warning', display);
       io.stdout(formatFindings(shown));
       io.stdout(`${summaryLine(counts, tools, flavors)}\n`);
     }
     const tooMany = maxWarnings !== undefined && counts.warnings > maxWarnings;
     if (tooMany && format === 'text') io.stderr(`harmony-catalog: ${counts.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
     return counts.errors > 0 || tooMany || hasErrors(r.diagnostics) ? 1 : 0;
-  });
+  }, display);
 }
 
 function hasErrors(ds: readonly Diagnostic[]): boolean {
@@ -96,14 +107,7 @@ function summaryLine(c: { errors: number; warnings: number; infos: number }, too
  * finding said the same way under several flavors is one line listing them all.
  */
 export function formatFindings(findings: readonly Finding[]): string {
-  const merged = new Map<string, { f: Finding; flavors: string[] }>();
-  for (const f of findings) {
-    const key = [f.tool, f.path, f.code, f.severity, f.message].join('\u0000');
-    const had = merged.get(key);
-    if (had) {
-      if (f.flavor) had.flavors.push(f.flavor);
-    } else merged.set(key, { f, flavors: f.flavor ? [f.flavor] : [] });
-  }
+  const merged = listFindings(findings).map(({ finding, flavors }) => ({ f: finding, flavors }));
   // within a tool, the findings at one pointer stay together, in the order pointers were first met
   const firstSeen = new Map<string, number>();
   for (const f of findings) {
@@ -111,7 +115,7 @@ export function formatFindings(findings: readonly Finding[]): string {
     if (!firstSeen.has(k)) firstSeen.set(k, firstSeen.size);
   }
   const rank = (f: Finding) => firstSeen.get(`${f.tool}\u0000${f.path}`) ?? 0;
-  const entries = [...merged.values()].sort((a, b) => rank(a.f) - rank(b.f));
+  const entries = merged.sort((a, b) => rank(a.f) - rank(b.f));
   let out = '';
   let tool: string | undefined;
   for (const { f, flavors } of entries) {

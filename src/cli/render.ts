@@ -2,17 +2,20 @@
 import { isCompileError } from '../diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
 import { compileTools } from '../api/compile.js';
-import { FLAVORS, renderPart, TARGETS, XML_DIALECTS, type Flavor, type Part, type PartOptions, type Target, type XmlDialect } from '../api/render.js';
+import { FLAVORS, isRequestBody, MESSAGE_FORMATS, renderPart, renderRequest, SERVERS, TARGETS, XML_DIALECTS, type Flavor, type MessageFormat, type Part, type PartOptions, type ServerName, type Target, type XmlDialect } from '../api/render.js';
 import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
 import { CONTROL_TOKEN_POLICIES, type ControlTokenPolicy } from '../input/control-tokens.js';
-import { guard, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { guard, mcpOptionsFrom, printDiagnostics, renderedOutput, UsageError, withoutBom, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
 
 /** Help text of `render`. */
 export const RENDER_HELP = `Usage: harmony-catalog render <file|-|--mcp "command args"> [options]
 
 Print what the model reads for the tools in <file> (JSON: one tool or a list, in OpenAI Chat,
-OpenAI Responses, Anthropic, MCP, Gemini or bare {name, description, parameters} shape).
+OpenAI Responses, Anthropic, MCP, Gemini or bare {name, description, parameters} shape), or for a
+whole request body (Chat Completions {messages, tools, tool_choice, reasoning_effort}, Responses
+{input, instructions, tools, reasoning} or Anthropic Messages {system, messages, tools}): its
+conversation is rendered as the chosen server builds the prompt.
 
 Options:
   --part <p>            system | developer | catalog | prompt (default: prompt)
@@ -29,7 +32,11 @@ Options:
   --namespace <name>    namespace of the tools (default: functions)
   --target <t>          harmony | jsdoc | xml (default: harmony)
   --flavor <f>          harmony target: openai-harmony (vLLM, TensorRT-LLM) | chat-template (the official
-                        gpt-oss Jinja template: transformers, llama.cpp, LM Studio, mlx-lm) (default: openai-harmony)
+                        gpt-oss Jinja template: transformers, llama.cpp, LM Studio, mlx-lm) | ollama (Ollama's
+                        own gpt-oss template) (default: openai-harmony, or the --server's)
+  --server <s>          whose request → prompt mapping a conversation goes through: vllm | transformers |
+                        llama.cpp | mlx-lm | ollama (default: vllm for openai-harmony, transformers for the
+                        chat template; used for request bodies and --jsonl messages)
   --dialect <d>         xml target: qwen | qwen3-coder | hermes | anthropic (default: qwen)
   --faithful            openai-harmony layout, but what the reference prints as any is rewritten so the
                         schema's meaning stays visible (refs inlined, anyOf as unions, consts, number enums…)
@@ -38,12 +45,22 @@ Options:
                         </tool_call>…): keep prints it as the reference does and warns (default), escape
                         writes a backslash after its "<" (<\\|end|>, <\\/tools>), error refuses the input
   --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
-  --jsonl               read one case a line: {"id", "tools", "instructions"?, "messages"?, and any
-                        option above by name}; write {"id", "text"} or {"id", "error"} a line.
-                        text is the part's content (no envelope), or the whole prompt for --part prompt
+  --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
+  --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
+                        inherits this environment otherwise, all of it
+  --jsonl               read one case a line: {"id", "tools", "instructions"?, "messages"? (Chat
+                        Completions, Responses, Anthropic or Harmony messages), "request"? (a whole
+                        request body), "reasoning_effort"?, "tool_choice"?, and any option above by
+                        name}; write {"id", "text"} or {"id", "error"} a line. text is the part's
+                        content (no envelope), or the whole prompt for --part prompt
   --quiet               do not print warnings
+  --verbose             print every warning (else 20 of each code, then how many more)
+  --newline             end the output with a line break when it does not end with one
   -h, --help            this help
 
+Output: exactly the rendered text, byte for byte, for every target and part (render > prompt.txt is
+the prompt): no line break is added, except with --newline or when stdout is a terminal. --jsonl
+writes one JSON object a line.
 Exit codes: 0 rendered, 1 the input cannot be rendered (errors are listed), 2 usage error.
 `;
 
@@ -62,12 +79,17 @@ const OPTIONS = {
   target: { type: 'string' },
   flavor: { type: 'string' },
   dialect: { type: 'string' },
+  server: { type: 'string' },
   faithful: { type: 'boolean' },
   'no-format': { type: 'boolean' },
   'control-tokens': { type: 'string' },
   mcp: { type: 'string' },
+  'mcp-timeout': { type: 'string' },
+  env: { type: 'string', multiple: true },
   jsonl: { type: 'boolean' },
   quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  newline: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -91,6 +113,8 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
   oneOf('flavor', FLAVORS);
   oneOf('dialect', XML_DIALECTS);
   oneOf('control-tokens', CONTROL_TOKEN_POLICIES);
+  oneOf('server', SERVERS);
+  if (values.server !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--server renders gpt-oss prompts: it goes with the harmony target only');
   if (values.flavor !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--flavor applies to the harmony target only');
   if (values.dialect !== undefined && values.target !== 'xml') throw new UsageError('--dialect applies to --target xml only');
   if (values.faithful && ((values.target !== undefined && values.target !== 'harmony') || values.flavor === 'chat-template')) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --flavor chat-template or another target');
@@ -114,34 +138,43 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
     ...opt<XmlDialect>('dialect'),
     ...(values.faithful ? { lowering: 'faithful' as const } : {}),
     ...(values['control-tokens'] !== undefined ? { controlTokens: values['control-tokens'] as ControlTokenPolicy } : {}),
+    ...opt<ServerName>('server'),
   };
 }
 
 /** Run `render`. */
 export async function renderCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'render');
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(RENDER_HELP);
       return 0;
     }
     const options = partOptionsFrom(values);
     if (values.jsonl && values.mcp !== undefined) throw new UsageError('--jsonl reads cases from a file, not from --mcp');
-    const text = (await loadToolsArg(positionals[0], values.mcp, io)).input;
+    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
     if (values.jsonl) return renderJsonl(text as string, options, io, Boolean(values.quiet));
+    if (typeof text === 'string' && isRequestBody(text)) {
+      const r = renderRequest(text, options);
+      if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
+      io.stdout(renderedOutput(r.partText, values.newline, io));
+      return 0;
+    }
     const r = renderPart(text, options);
-    if (!values.quiet) printDiagnostics(r.diagnostics, io);
+    if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
     const out = options.target === 'jsdoc' && !values['no-format'] ? await formatDeclarations(r.text, text, options) : r.text;
-    io.stdout(out.endsWith('\n') ? out : `${out}\n`);
+    io.stdout(renderedOutput(out, values.newline, io));
     return 0;
-  });
+  }, display);
 }
 
 /** Options a jsonl case may carry by name, with their types. */
 const CASE_OPTIONS: Record<string, 'string' | 'boolean'> = {
   instructions: 'string', date: 'string', effort: 'string', identity: 'string', cutoff: 'string',
   browser: 'boolean', python: 'boolean', namespace: 'string', part: 'string', completion: 'boolean',
-  target: 'string', flavor: 'string', dialect: 'string',
+  target: 'string', flavor: 'string', dialect: 'string', server: 'string', message_format: 'string',
 };
 
 /** One case of a jsonl file → its options (the command line's, overridden by the case's). */
@@ -152,18 +185,23 @@ function caseOptions(line: JsonValue, base: PartOptions): PartOptions {
     if (v === undefined || v === null) continue;
     if (typeof v !== type) throw new UsageError(`"${k}" must be a ${type}`);
     if (k === 'completion') out.completion = v ? 'assistant' : undefined;
-    else out[k] = v;
+    else if (k === 'message_format') {
+      if (!MESSAGE_FORMATS.includes(v as MessageFormat)) throw new UsageError(`"message_format" must be one of ${MESSAGE_FORMATS.join(', ')}`);
+      out.messageFormat = v;
+    } else out[k] = v;
   }
   const messages = getKey(line, 'messages');
-  if (isJsonArray(messages)) {
-    out.messages = messages.map((m) => {
-      const role = getKey(m, 'role');
-      const content = getKey(m, 'content');
-      if (!isJsonObject(m) || typeof role !== 'string' || typeof content !== 'string') throw new UsageError('each message must be {"role": string, "content": string}');
-      return { role, content };
-    });
+  if (messages !== undefined && messages !== null) {
+    if (!isJsonArray(messages)) throw new UsageError('"messages" must be a list of messages');
+    out.messages = messages;
   }
-  return partOptionsFrom(out) && (out as PartOptions);
+  // a request's own fields: validated by the server the case goes through, as that server does
+  const effort = getKey(line, 'reasoning_effort');
+  if (effort !== undefined) out.effort = effort;
+  const toolChoice = getKey(line, 'tool_choice');
+  if (toolChoice !== undefined) out.toolChoice = toolChoice;
+  partOptionsFrom({ ...out, effort: typeof out.effort === 'string' && ['low', 'medium', 'high'].includes(out.effort) ? out.effort : undefined });
+  return out as PartOptions;
 }
 
 async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet: boolean): Promise<number> {
@@ -174,7 +212,7 @@ async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet:
     try {
       let line: JsonValue;
       try {
-        line = parseJson(raw);
+        line = parseJson(withoutBom(raw)); // a BOM may start any line (files joined with cat)
       } catch (e) {
         const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(raw);
         if (m) id = JSON.parse(`"${m[1]}"`);
@@ -182,6 +220,14 @@ async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet:
       }
       id = getKey(line, 'id') ?? null;
       if (id !== null && typeof id !== 'string' && typeof id !== 'object') id = String(id);
+      const request = getKey(line, 'request');
+      if (request !== undefined) {
+        if (!isJsonObject(request)) throw new UsageError('"request" must be a request body (an object)');
+        const r = renderRequest(request, caseOptions(line, options));
+        if (!quiet) printDiagnostics(r.diagnostics, io);
+        io.stdout(`${JSON.stringify({ id: plainId(id), text: r.partText })}\n`);
+        return;
+      }
       const tools = getKey(line, 'tools');
       const r = renderPart(tools === undefined ? [] : tools, caseOptions(line, options));
       if (!quiet) printDiagnostics(r.diagnostics, io);

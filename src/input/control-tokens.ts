@@ -18,7 +18,7 @@
  * backslash in front (`\|im_end|`, printed `<\|im_end|>`); {@link unescapeControlTokensInKey} undoes it.
  */
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
+import { escapePointerToken, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { ReadResult, ToolDefinition } from './types.js';
 
 /** What to do with control-token spellings in tool text. */
@@ -160,6 +160,8 @@ function scanTool(tool: ToolDefinition, report: Report): boolean {
   if (tool.title !== undefined) text(tool.title, `${body}/title`);
   if (tool.description !== undefined && scanValue(tool.description, `${body}/description`, report)) found = true;
   if (tool.parameters !== undefined && scanValue(tool.parameters, tool.parametersPointer, report)) found = true;
+  // the other keys the qwen dialects print (`strict`…): their keys are beside name, in the tool's body
+  if (tool.extra !== undefined && scanValue(tool.extra, body, report)) found = true;
   return found;
 }
 
@@ -208,7 +210,7 @@ function scanValue(root: JsonValue, base: string, report: Report): boolean {
   return found;
 }
 
-/** The tool with every string of its name, title, description and parameters escaped. */
+/** The tool with every string of its name, title, description, parameters and other keys escaped. */
 function escapeTool(tool: ToolDefinition): ToolDefinition {
   return {
     ...tool,
@@ -216,6 +218,7 @@ function escapeTool(tool: ToolDefinition): ToolDefinition {
     ...(tool.title !== undefined ? { title: escapeControlTokens(tool.title) } : {}),
     ...(tool.description !== undefined ? { description: escapeValue(tool.description) } : {}),
     ...(tool.parameters !== undefined ? { parameters: escapeValue(tool.parameters) } : {}),
+    ...(tool.extra !== undefined ? { extra: escapeValue(tool.extra) as JsonObject } : {}),
   };
 }
 

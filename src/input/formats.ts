@@ -16,7 +16,9 @@ export type Shape =
 export type ContainerKind =
   | 'mcp-list' // MCP tools/list result {tools:[…], nextCursor?}
   | 'jsonrpc' // JSON-RPC response {jsonrpc, id, result:{tools:[…]}}
-  | 'gemini-tool'; // Gemini Tool {functionDeclarations:[…]}
+  | 'gemini-tool' // Gemini Tool {functionDeclarations:[…]} or {function_declarations:[…]}
+  | 'openai-functions' // legacy OpenAI {functions:[{name, description?, parameters?}]}
+  | 'ai-sdk-record'; // Vercel AI SDK tool record {[name]: {description?, inputSchema | parameters}}
 
 /** One line naming every accepted shape, for "unknown shape" messages. */
 export const ACCEPTED_SHAPES =
@@ -24,7 +26,9 @@ export const ACCEPTED_SHAPES =
   'an OpenAI Responses tool {type:"function", name, description?, parameters?}, ' +
   'an Anthropic tool {name, description?, input_schema}, ' +
   'an MCP tool {name, description?, inputSchema} or tools/list result {tools:[…]}, ' +
-  'a Gemini tool {functionDeclarations:[{name, description?, parameters?}]}, ' +
+  'a Gemini tool {functionDeclarations:[{name, description?, parameters?}]} (or function_declarations), ' +
+  'legacy OpenAI functions {functions:[{name, description?, parameters?}]}, ' +
+  'a Vercel AI SDK tool record {[name]: {description?, inputSchema}}, ' +
   'or {name, description?, parameters?}; or an array of these';
 
 /** Human names of the formats, for messages. */
@@ -34,6 +38,8 @@ export const FORMAT_NAMES: Readonly<Record<ToolFormat, string>> = {
   anthropic: 'Anthropic',
   mcp: 'MCP',
   gemini: 'Gemini',
+  'openai-functions': 'OpenAI functions (legacy)',
+  'ai-sdk': 'Vercel AI SDK',
   bare: 'bare',
 };
 
@@ -56,10 +62,12 @@ const SCHEMA_TYPES = new Set(['object', 'string', 'number', 'integer', 'boolean'
 /**
  * Recognise the shape of a value in a tool position (first match wins):
  * `type` present → OpenAI (`function` key: Chat Completions, else Responses), Anthropic
- * `type:"custom"`, or a non-function tool (unknown); `functionDeclarations` → Gemini Tool;
- * `jsonrpc` (or `id` + `result`) → JSON-RPC response; a `tools` array without `name` → MCP
- * tools/list result; `input_schema` → Anthropic; `inputSchema` → MCP; `function` → OpenAI
- * Chat Completions without its `type`; `name`, `parameters` or `description` → bare.
+ * `type:"custom"`, or a non-function tool (unknown); `functionDeclarations` (or
+ * `function_declarations`) → Gemini Tool; `jsonrpc` (or `id` + `result`) → JSON-RPC response; a
+ * `tools` array without `name` → MCP tools/list result; a `functions` array without `name` → legacy
+ * OpenAI functions; `input_schema` → Anthropic; `inputSchema` → MCP; `function` → OpenAI Chat
+ * Completions without its `type`; `name`, `parameters` or `description` → bare; an object of
+ * tools with input schemas, keyed by name → Vercel AI SDK tool record.
  */
 export function classifyShape(v: JsonValue): Shape {
   if (!isJsonObject(v)) return { kind: 'unknown', reason: describeValue(v) };
@@ -73,15 +81,43 @@ export function classifyShape(v: JsonValue): Shape {
     const what = typeof type === 'string' ? `a tool of type ${JSON.stringify(type)}` : `an object whose type is ${describeValue(type as JsonValue)}`;
     return { kind: 'unknown', reason: `${what}, not a function tool` };
   }
-  if (v.has('functionDeclarations')) return { kind: 'container', container: 'gemini-tool' };
+  if (v.has('functionDeclarations') || v.has('function_declarations')) return { kind: 'container', container: 'gemini-tool' };
   if (v.has('jsonrpc') || (v.has('id') && (v.has('result') || v.has('error')))) return { kind: 'container', container: 'jsonrpc' };
   if (isJsonArray(v.get('tools')) && !v.has('name')) return { kind: 'container', container: 'mcp-list' };
+  if (isJsonArray(v.get('functions')) && !v.has('name')) return { kind: 'container', container: 'openai-functions' };
   if (v.has('input_schema')) return { kind: 'tool', format: 'anthropic' };
   if (v.has('inputSchema')) return { kind: 'tool', format: 'mcp' };
   if (v.has('function')) return { kind: 'tool', format: 'openai-chat' };
   if (v.has('name') || v.has('parameters') || v.has('description')) return { kind: 'tool', format: 'bare' };
+  if (isAiSdkRecord(v)) return { kind: 'container', container: 'ai-sdk-record' };
   return { kind: 'unknown', reason: describeValue(v) };
 }
+
+/** The keys a Vercel AI SDK tool keeps its parameters schema under (`parameters` before AI SDK 5). */
+export const AI_SDK_SCHEMA_KEYS = ['inputSchema', 'parameters'] as const;
+
+/** True when a record entry is an AI SDK function tool (it has an input schema). */
+export function isAiSdkTool(v: JsonValue | undefined): v is JsonObject {
+  return isJsonObject(v) && AI_SDK_SCHEMA_KEYS.some((k) => v.has(k));
+}
+
+/**
+ * A Vercel AI SDK tool record `{[name]: tool({description, inputSchema, execute})}`: an object whose
+ * values are all objects, each an AI SDK tool (an input schema) or a provider tool (`type`), at least
+ * one a function tool.
+ */
+function isAiSdkRecord(v: JsonObject): boolean {
+  if (v.size === 0) return false;
+  let tools = 0;
+  for (const x of v.values()) {
+    if (isAiSdkTool(x)) tools++;
+    else if (!isJsonObject(x) || typeof x.get('type') !== 'string') return false;
+  }
+  return tools > 0;
+}
+
+/** The keys of a Gemini declaration that hold JSON Schema as is (camelCase, or the REST API's snake_case). */
+export const GEMINI_JSON_SCHEMA_KEYS = ['parametersJsonSchema', 'parameters_json_schema'] as const;
 
 /** Where a tool of one format keeps its parts. */
 export interface ToolLayout {
@@ -101,14 +137,17 @@ export function toolLayout(format: ToolFormat, wrapper: JsonObject): ToolLayout 
       return { body: isJsonObject(fn) ? fn : undefined, bodyPath: '/function', parametersKey: 'parameters' };
     }
     case 'openai-responses':
+    case 'openai-functions':
     case 'bare':
       return { body: wrapper, bodyPath: '', parametersKey: 'parameters' };
+    case 'ai-sdk':
+      return { body: wrapper, bodyPath: '', parametersKey: AI_SDK_SCHEMA_KEYS.find((k) => wrapper.has(k)) ?? 'inputSchema' };
     case 'anthropic':
       return { body: wrapper, bodyPath: '', parametersKey: 'input_schema' };
     case 'mcp':
       return { body: wrapper, bodyPath: '', parametersKey: 'inputSchema' };
     case 'gemini':
-      // parametersJsonSchema is JSON Schema as is; `parameters` is Gemini's OpenAPI subset
-      return { body: wrapper, bodyPath: '', parametersKey: wrapper.has('parametersJsonSchema') ? 'parametersJsonSchema' : 'parameters' };
+      // parametersJsonSchema is JSON Schema as is; `parameters` is Gemini's OpenAPI subset (REST takes snake_case names too)
+      return { body: wrapper, bodyPath: '', parametersKey: GEMINI_JSON_SCHEMA_KEYS.find((k) => wrapper.has(k)) ?? 'parameters' };
   }
 }

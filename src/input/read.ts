@@ -21,10 +21,11 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../ir/json.js';
-import { ACCEPTED_SHAPES, classifyShape, describeValue, toolLayout, type ContainerKind } from './formats.js';
+import { ACCEPTED_SHAPES, classifyShape, describeValue, isAiSdkTool, toolLayout, type ContainerKind } from './formats.js';
 import { normalizeGeminiSchema } from './normalize.js';
 import type { ReadResult, ToolDefinition, ToolFormat } from './types.js';
 import { CONTAINER_SCHEMAS, TOOL_SCHEMAS, validateWrapper } from './validate.js';
+import { prepareJsValue } from './zod.js';
 
 /** Options of readTools. */
 export interface ReadToolsOptions {
@@ -53,7 +54,7 @@ export function detectFormat(value: unknown): ToolFormat | undefined {
   let json: JsonValue;
   try {
     const text = value instanceof Uint8Array ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(value) : value;
-    json = typeof text === 'string' ? parseJson(text) : isJsonValue(text) ? text : fromJs(text);
+    json = typeof text === 'string' ? parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) : isJsonValue(text) ? text : fromJs(prepareJsValue(text, []));
   } catch {
     return undefined;
   }
@@ -63,6 +64,7 @@ export function detectFormat(value: unknown): ToolFormat | undefined {
   if (slots.length === 0) {
     if (containers[0] === 'gemini-tool') return 'gemini';
     if (containers[0] === 'mcp-list' || containers[0] === 'jsonrpc') return 'mcp';
+    if (containers[0] === 'openai-functions') return 'openai-functions';
     return undefined;
   }
   const formats = new Set(slots.map((s) => s.format));
@@ -115,6 +117,8 @@ function read(input: unknown, options: ReadToolsOptions): ReadResult {
 function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProblem[]): JsonValue {
   const src = options.source ? `${options.source}: ` : '';
   if (input instanceof Uint8Array) {
+    const utf16 = utf16Note(input);
+    if (utf16) throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${src}the input is ${utf16}; save it as UTF-8` }]);
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
@@ -132,12 +136,32 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
     if (found.bad) checkValues(input, problems);
     return input;
   }
-  const json = convertCollect(input, '', problems, new Set());
+  // schema-library schemas (zod…) become JSON Schema first; tool objects' functions are dropped
+  const json = convertCollect(prepareJsValue(input, problems), '', problems, new Set());
   if (hasBadValue(json)) checkValues(json, problems);
   return json;
 }
 
+/**
+ * Why JSON text (bytes, or a string decoded as UTF-8) is UTF-16 rather than UTF-8: a UTF-16 byte
+ * order mark, or a NUL next to its first character (JSON starts with ASCII); undefined when it is not.
+ */
+export function utf16Note(input: string | Uint8Array): string | undefined {
+  const at = (k: number) => (typeof input === 'string' ? input.charCodeAt(k) : input[k]);
+  if (typeof input !== 'string' && at(0) === 0xff && at(1) === 0xfe) return 'UTF-16 (little-endian: it starts with the bytes FF FE)';
+  if (typeof input !== 'string' && at(0) === 0xfe && at(1) === 0xff) return 'UTF-16 (big-endian: it starts with the bytes FE FF)';
+  // FF FE or FE FF read as UTF-8: two replacement characters, then NULs between the characters
+  if (typeof input === 'string' && input.startsWith('\ufffd\ufffd') && (at(2) === 0 || at(3) === 0)) return 'UTF-16 (it starts with a UTF-16 byte order mark)';
+  if (input.length >= 2 && at(0) !== 0 && at(1) === 0) return 'UTF-16 (little-endian: a NUL byte after each ASCII character)';
+  if (input.length >= 2 && at(0) === 0 && at(1) !== 0) return 'UTF-16 (big-endian: a NUL byte before each ASCII character)';
+  return undefined;
+}
+
 function parseText(text: string, src: string): JsonValue {
+  const utf16 = utf16Note(text);
+  if (utf16) throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${src}the input is ${utf16}; save it as UTF-8` }]);
+  // a UTF-8 byte order mark before the JSON is no part of it (RFC 8259 §8.1 lets a parser ignore it)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return parseJson(text);
   } catch (e) {
@@ -308,6 +332,8 @@ interface Slot {
   readonly format: ToolFormat | undefined;
   /** Why the shape is unknown. */
   readonly reason?: string;
+  /** The tool's name when its container holds it (an AI SDK record key), not the tool. */
+  readonly name?: string;
 }
 
 function collectTop(v: JsonValue, slots: Slot[], diags: Diagnostic[], containers: ContainerKind[]): void {
@@ -350,19 +376,38 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
       return;
     }
     case 'gemini-tool': {
-      diags.push(...validateWrapper(CONTAINER_SCHEMAS['gemini-tool'], o, { pointer: p, skip: ['/functionDeclarations'] }));
-      const decls = o.get('functionDeclarations');
+      // the REST API takes the proto's snake_case name too
+      const key = o.has('functionDeclarations') ? 'functionDeclarations' : 'function_declarations';
+      diags.push(...validateWrapper(CONTAINER_SCHEMAS['gemini-tool'], o, { pointer: p, skip: [`/${key}`] }));
+      const decls = o.get(key);
       if (!isJsonArray(decls)) {
-        diags.push({ code: 'input/unknown-shape', severity: 'error', path: `${p}/functionDeclarations`, message: `functionDeclarations is ${describeValue(decls as JsonValue)}, not an array of function declarations` });
+        diags.push({ code: 'input/unknown-shape', severity: 'error', path: `${p}/${key}`, message: `${key} is ${describeValue(decls as JsonValue)}, not an array of function declarations` });
         return;
       }
       decls.forEach((d, i) => {
-        const q = `${p}/functionDeclarations/${i}`;
+        const q = `${p}/${key}/${i}`;
         if (isJsonObject(d)) slots.push({ value: d, pointer: q, format: 'gemini' });
-        else slots.push({ value: d, pointer: q, format: undefined, reason: `${describeValue(d)} in functionDeclarations` });
+        else slots.push({ value: d, pointer: q, format: undefined, reason: `${describeValue(d)} in ${key}` });
       });
       return;
     }
+    case 'openai-functions': {
+      diags.push(...validateWrapper(CONTAINER_SCHEMAS['openai-functions'], o, { pointer: p, skip: ['/functions'] }));
+      (o.get('functions') as readonly JsonValue[]).forEach((d, i) => {
+        const q = `${p}/functions/${i}`;
+        if (isJsonObject(d)) slots.push({ value: d, pointer: q, format: 'openai-functions' });
+        else slots.push({ value: d, pointer: q, format: undefined, reason: `${describeValue(d)} in functions` });
+      });
+      return;
+    }
+    case 'ai-sdk-record':
+      // {[name]: tool}: the key is the tool's name; a provider tool ({type: "provider-defined", id…}) is not a function tool
+      for (const [name, t] of o) {
+        const q = `${p}/${escapePointerToken(name)}`;
+        if (isAiSdkTool(t)) slots.push({ value: t, pointer: q, format: 'ai-sdk', name });
+        else slots.push({ value: t, pointer: q, format: undefined, name, reason: `an AI SDK tool of type ${JSON.stringify(isJsonObject(t) ? t.get('type') : null)}, not a function tool` });
+      }
+      return;
   }
 }
 
@@ -371,6 +416,7 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
 
 /** The tool label for diagnostics: its name, or `#index` when it has no (non-empty) name. */
 function slotLabel(slot: Slot, index: number): string {
+  if (slot.name !== undefined) return slot.name !== '' ? slot.name : `#${index}`;
   if (slot.format === undefined) {
     const n = isJsonObject(slot.value) ? slot.value.get('name') : undefined;
     return typeof n === 'string' && n !== '' ? n : `#${index}`;
@@ -398,6 +444,7 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
       tool,
       skip: [`${bodyPath}/name`, ...(body ? [] : [bodyPath])],
       descriptionPath: `${bodyPath}/description`,
+      ...(KEEPS_EXTRA.has(format) ? { keptIn: bodyPath } : {}),
     }),
   );
   if (!body) {
@@ -411,7 +458,8 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
     return undefined;
   }
 
-  const name = body.get('name');
+  // an AI SDK record keeps the name as the key of the tool
+  const name = slot.name ?? body.get('name');
   if (typeof name !== 'string') {
     diags.push({
       code: 'input/missing-name',
@@ -422,18 +470,23 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
     });
     return undefined;
   }
-  if (name === '') diags.push({ code: 'input/empty-name', severity: 'warning', tool, path: `${at}/name`, message: 'the name is empty' });
+  if (name === '') diags.push({ code: 'input/empty-name', severity: 'warning', tool, path: slot.name !== undefined ? at : `${at}/name`, message: 'the name is empty' });
 
-  const parametersPointer = `${at}/${parametersKey}`;
+  let parametersPointer = `${at}/${parametersKey}`;
   let parameters = body.get(parametersKey);
-  if (format === 'gemini' && body.has('parameters') && body.has('parametersJsonSchema')) {
+  if (format === 'gemini' && body.has('parameters') && parametersKey !== 'parameters') {
     diags.push({
       code: 'input/conflicting-keys',
       severity: 'warning',
       tool,
       path: `${at}/parameters`,
-      message: 'both parameters and parametersJsonSchema are set (the Gemini API accepts only one); parametersJsonSchema is used',
+      message: `both parameters and ${parametersKey} are set (the Gemini API accepts only one); ${parametersKey} is used`,
     });
+  }
+  // the AI SDK's jsonSchema()/zodSchema() wrapper, as JSON shows it: {jsonSchema: {…}}
+  if (isJsonObject(parameters) && parameters.size === 1 && isJsonObject(parameters.get('jsonSchema'))) {
+    parameters = parameters.get('jsonSchema');
+    parametersPointer += '/jsonSchema';
   }
   if (format === 'gemini' && parametersKey === 'parameters' && parameters !== undefined) {
     const r = normalizeGeminiSchema(parameters);
@@ -454,18 +507,37 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
     if (why) diags.push({ code: 'input/parameters-not-object', severity: 'warning', tool, path: parametersPointer, message: `the parameters are ${why}, not an object schema; rendered as written` });
   }
 
-  const strict = format === 'openai-chat' || format === 'openai-responses' || format === 'anthropic' ? body.get('strict') : undefined;
-  const title = format === 'mcp' ? mcpTitle(body) : undefined;
+  const strict = format === 'openai-chat' || format === 'openai-responses' || format === 'anthropic' || format === 'ai-sdk' ? body.get('strict') : undefined;
+  const title = format === 'mcp' ? mcpTitle(body) : format === 'ai-sdk' && typeof body.get('title') === 'string' ? (body.get('title') as string) : undefined;
+  const extra = KEEPS_EXTRA.has(format) ? extraKeys(body, format) : undefined;
   return {
     name,
     ...(body.has('description') ? { description: body.get('description') } : {}),
     ...(parameters !== undefined ? { parameters } : {}),
     ...(title !== undefined ? { title } : {}),
     ...(typeof strict === 'boolean' ? { strict } : {}),
+    ...(extra ? { extra } : {}),
     format,
     pointer: p,
     parametersPointer,
   };
+}
+
+/**
+ * The formats whose tool object a chat template is given as written (transformers passes the
+ * OpenAI tool it gets; vLLM keeps a function's extra keys after name, description and parameters):
+ * their other keys (`strict`, unknown keys) are kept for the templates that print the tool whole.
+ */
+const KEEPS_EXTRA: ReadonlySet<ToolFormat> = new Set<ToolFormat>(['openai-chat', 'openai-responses', 'openai-functions', 'bare']);
+
+/** The body's keys other than name, description and parameters (and a Responses tool's `type`), in order; undefined when none. */
+function extraKeys(body: JsonObject, format: ToolFormat): JsonObject | undefined {
+  let extra: Map<string, JsonValue> | undefined;
+  for (const [k, v] of body) {
+    if (k === 'name' || k === 'description' || k === 'parameters' || (format === 'openai-responses' && k === 'type')) continue;
+    (extra ??= new Map()).set(k, v);
+  }
+  return extra;
 }
 
 /** Why a parameters value is not an object schema, or undefined when it is one (or may be). */

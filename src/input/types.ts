@@ -1,6 +1,6 @@
 /** What the input stage hands to the lowering: tools in one shape, whatever shape they came in. */
 import type { Diagnostic } from '../diagnostics.js';
-import type { JsonValue } from '../ir/json.js';
+import type { JsonObject, JsonValue } from '../ir/json.js';
 
 /** The input shapes harmony-catalog reads. */
 export type ToolFormat =
@@ -8,7 +8,9 @@ export type ToolFormat =
   | 'openai-responses' // {type:"function", name, description, parameters}
   | 'anthropic' // {name, description, input_schema}
   | 'mcp' // {name, title?, description?, inputSchema, ...} (or a tools/list result)
-  | 'gemini' // {functionDeclarations:[{name, description, parameters | parametersJsonSchema}]}
+  | 'gemini' // {functionDeclarations:[{name, description, parameters | parametersJsonSchema}]} (or snake_case function_declarations)
+  | 'openai-functions' // legacy {functions:[{name, description, parameters}]}
+  | 'ai-sdk' // Vercel AI SDK tool record {[name]: {description, inputSchema | parameters}}
   | 'bare'; // {name, description?, parameters?}
 
 /** One tool, read and normalised. Values are lossless JSON (number text, key order). */
@@ -22,6 +24,11 @@ export interface ToolDefinition {
   readonly title?: string;
   /** OpenAI `strict`. */
   readonly strict?: boolean;
+  /**
+   * The tool's other keys, as written and in order, where a template reads the tool object whole
+   * (OpenAI and bare tools: `strict` and unknown keys of the function object); absent when none.
+   */
+  readonly extra?: JsonObject;
   /** The shape it was read from. */
   readonly format: ToolFormat;
   /** JSON Pointer of the tool in the input document. */

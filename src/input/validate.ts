@@ -70,6 +70,30 @@ export const GeminiFunctionDeclarationSchema = Type.Object(
     parametersJsonSchema: Type.Optional(Any),
     response: Type.Optional(Any),
     responseJsonSchema: Type.Optional(Any),
+    // the REST API takes the proto's snake_case names too
+    parameters_json_schema: Type.Optional(Any),
+    response_json_schema: Type.Optional(Any),
+  },
+  closed,
+);
+/** A legacy OpenAI function (`functions:[…]` of the Chat Completions API before `tools`). */
+export const OpenAiFunctionSchema = Type.Object({ name: Str, description: Type.Optional(Str), parameters: Type.Optional(Any) }, closed);
+/**
+ * A Vercel AI SDK tool (`tool({…})`, a value of the `tools` record; its name is the record key). Its
+ * functions (`execute`, `onInputStart`, `toModelOutput`…) are code, dropped before reading.
+ */
+export const AiSdkToolSchema = Type.Object(
+  {
+    type: Type.Optional(Type.Union([Type.Literal('function'), Type.Literal('dynamic')])),
+    description: Type.Optional(Str),
+    title: Type.Optional(Str),
+    inputSchema: Type.Optional(Any),
+    parameters: Type.Optional(Any),
+    outputSchema: Type.Optional(Any),
+    inputExamples: Type.Optional(Type.Array(Any)),
+    providerOptions: Type.Optional(Type.Object({})),
+    strict: Type.Optional(Bool),
+    needsApproval: Type.Optional(Bool),
   },
   closed,
 );
@@ -83,8 +107,12 @@ export const JsonRpcResponseSchema = Type.Object(
   { jsonrpc: Type.Literal('2.0'), id: Type.Union([Str, Type.Number(), Type.Null()]), result: Type.Object({}) },
   closed,
 );
-/** Gemini Tool: `{functionDeclarations:[…]}` (other Gemini tool kinds are not function tools). */
-export const GeminiToolSchema = Type.Object({ functionDeclarations: Type.Array(Any) }, closed);
+/** Gemini Tool: `{functionDeclarations:[…]}` or `{function_declarations:[…]}` (other Gemini tool kinds are not function tools). */
+export const GeminiToolSchema = Type.Object({ functionDeclarations: Type.Optional(Type.Array(Any)), function_declarations: Type.Optional(Type.Array(Any)) }, closed);
+/** Legacy OpenAI functions: `{functions:[…]}` (a request's other keys are not tools). */
+export const OpenAiFunctionsSchema = Type.Object({ functions: Type.Array(Any) }, closed);
+/** A Vercel AI SDK tool record: any keys (tool names), each checked as a tool. */
+export const AiSdkRecordSchema = Type.Object({});
 
 /** The wrapper schema of each format. */
 export const TOOL_SCHEMAS: Readonly<Record<ToolFormat, TObject>> = {
@@ -93,6 +121,8 @@ export const TOOL_SCHEMAS: Readonly<Record<ToolFormat, TObject>> = {
   anthropic: AnthropicToolSchema,
   mcp: McpToolSchema,
   gemini: GeminiFunctionDeclarationSchema,
+  'openai-functions': OpenAiFunctionSchema,
+  'ai-sdk': AiSdkToolSchema,
   bare: BareToolSchema,
 };
 /** The schema of each container. */
@@ -100,6 +130,8 @@ export const CONTAINER_SCHEMAS: Readonly<Record<ContainerKind, TObject>> = {
   'mcp-list': McpListResultSchema,
   jsonrpc: JsonRpcResponseSchema,
   'gemini-tool': GeminiToolSchema,
+  'openai-functions': OpenAiFunctionsSchema,
+  'ai-sdk-record': AiSdkRecordSchema,
 };
 
 const compiled = new Map<TObject, TypeCheck<TObject>>();
@@ -122,6 +154,8 @@ export interface ValidateWrapperOptions {
   readonly skip?: readonly string[];
   /** Path (relative to the wrapper) of the tool's description. */
   readonly descriptionPath?: string;
+  /** Path (relative to the wrapper) of the object whose unknown keys the tool keeps (for the templates that print the tool object whole). */
+  readonly keptIn?: string;
 }
 
 /**
@@ -147,12 +181,13 @@ export function validateWrapper(schema: TObject, wrapper: JsonObject, options: V
     if (e.type === ValueErrorType.ObjectAdditionalProperties) {
       const known = knownKeys(e.schema);
       const near = closest(key, known);
+      const kept = options.keptIn !== undefined && e.path.slice(0, e.path.lastIndexOf('/')) === options.keptIn;
       out.push({
         code: 'input/unknown-key',
         severity: 'warning',
         ...tool,
         path,
-        message: `unknown key ${JSON.stringify(key)} is ignored${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; known keys: ${known.join(', ')}`,
+        message: `unknown key ${JSON.stringify(key)} ${kept ? 'is kept only for the templates that print the whole tool (xml qwen, qwen3-coder)' : 'is ignored'}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; known keys: ${known.join(', ')}`,
       });
     } else if (e.path === options.descriptionPath) {
       out.push({

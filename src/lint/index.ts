@@ -3,6 +3,7 @@
  * each flavor. The tools are read and lowered once; each flavor walks them the way its
  * renderer reads them (`harmony.ts`, `chat-template.ts`). Codes and severities: `types.ts`.
  */
+import { countListedFindings } from './report.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { readTools, type ToolsInput } from '../api/compile.js';
 import { lowerTool } from '../lower/index.js';
@@ -37,13 +38,6 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): LintRes
 
 /** Counts of findings by severity. */
 export function countFindings(findings: readonly Finding[]): { errors: number; warnings: number; infos: number } {
-  let errors = 0;
-  let warnings = 0;
-  let infos = 0;
-  for (const f of findings) {
-    if (f.severity === 'error') errors++;
-    else if (f.severity === 'warning') warnings++;
-    else infos++;
-  }
-  return { errors, warnings, infos };
+  // one count rule: what is listed (a finding several flavors share counts once)
+  return countListedFindings(findings);
 }

@@ -26,6 +26,40 @@ export class Reporter {
   }
 }
 
+/** One finding as the report lists it: said the same way (tool, pointer, code, severity, message) under one or more flavors. */
+export interface ListedFinding {
+  readonly finding: Finding;
+  readonly flavors: readonly LintFlavor[];
+}
+
+/**
+ * The findings as listed: one per (tool, pointer, code, severity, message), with every flavor that
+ * says it, in the order first found. The listing and the counts both use this rule: a finding two
+ * flavors share is one finding; one that differs (a severity, a message) is one per way it is said.
+ */
+export function listFindings(findings: readonly Finding[]): ListedFinding[] {
+  const merged = new Map<string, { finding: Finding; flavors: LintFlavor[] }>();
+  for (const f of findings) {
+    const key = [f.tool, f.path, f.code, f.severity, f.message].join('\u0000');
+    const had = merged.get(key);
+    if (had) {
+      if (f.flavor) had.flavors.push(f.flavor);
+    } else merged.set(key, { finding: f, flavors: f.flavor ? [f.flavor] : [] });
+  }
+  return [...merged.values()];
+}
+
+/** Counts by severity of the findings as listed ({@link listFindings}): each once, whatever number of flavors say it. */
+export function countListedFindings(findings: readonly Finding[]): { errors: number; warnings: number; infos: number } {
+  const counts = { errors: 0, warnings: 0, infos: 0 };
+  for (const { finding } of listFindings(findings)) {
+    if (finding.severity === 'error') counts.errors++;
+    else if (finding.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+  }
+  return counts;
+}
+
 /** A line break as a reader (and TypeScript) sees one. */
 export const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
 

@@ -52,7 +52,10 @@ export function isMcpClientError(e: unknown): e is McpClientError {
 export interface ListMcpToolsOptions {
   /** Time allowed for the whole exchange (start, initialize, every tools/list page), in ms. Default 10000. */
   readonly timeoutMs?: number;
-  /** Extra environment variables; the SDK adds only a safe default set (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
+  /**
+   * The server's environment, on top of the SDK's safe default set (HOME, LOGNAME, PATH, SHELL, TERM,
+   * USER), which is all it gets without this; `inheritedEnvironment()` is this process's whole environment.
+   */
   readonly env?: Record<string, string>;
   /** Working directory of the server. */
   readonly cwd?: string;
@@ -76,6 +79,16 @@ const MAX_PAGES = 10_000;
 const STDERR_KEEP_CHARS = 16_384;
 const STDERR_TAIL_LINES = 12;
 const CLIENT_INFO = { name: 'harmony-catalog', version: '0.1.0' };
+
+/**
+ * An environment a server may inherit: every variable of `env` (default: this process's) that has a
+ * value, except exported shell functions (values starting with `()`), which the SDK skips too.
+ */
+export function inheritedEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && !value.startsWith('()')) out[key] = value;
+  return out;
+}
 
 /**
  * Split a command line into program and arguments the way a POSIX shell would, without running one:
@@ -198,6 +211,7 @@ class ChildWatch {
       this.exit = { code: child.exitCode, signal: child.signalCode };
       this.resolveEnded();
     }
+    trackChild(child, this.ended);
   }
 
   get done(): boolean {
@@ -234,6 +248,64 @@ class ChildWatch {
     this.child.kill('SIGKILL');
     await this.waitEnded(KILL_GRACE_MS);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Servers of a process that is told to end
+
+/** The servers started here that have not ended yet. */
+const liveChildren = new Set<ChildProcess>();
+/** The signals that end a CLI (`timeout` sends SIGTERM, Ctrl-C SIGINT, a closed terminal SIGHUP). */
+const END_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** Set once this process has been told to end: the exchange with a server is then abandoned silently. */
+let processEnding = false;
+
+/** Follow a server until it ends; while any is running, a signal that ends this process stops them first. */
+function trackChild(child: ChildProcess, ended: Promise<void>): void {
+  liveChildren.add(child);
+  if (liveChildren.size === 1 && !processEnding) {
+    for (const s of END_SIGNALS) process.on(s, endWithChildren);
+    process.on('exit', killLiveChildren);
+  }
+  void ended.then(() => {
+    liveChildren.delete(child);
+    if (liveChildren.size === 0) stopWatchingSignals();
+  });
+}
+
+function stopWatchingSignals(): void {
+  for (const s of END_SIGNALS) process.removeListener(s, endWithChildren);
+  process.removeListener('exit', killLiveChildren);
+}
+
+/** On process exit (process.exit, a closed output pipe): SIGTERM every server still running (a signal is all one can send now). */
+function killLiveChildren(): void {
+  for (const child of liveChildren) child.kill('SIGTERM');
+}
+
+/**
+ * This process got SIGINT, SIGTERM or SIGHUP: stop every server (SIGTERM, SIGKILL after the grace time),
+ * then end by the same signal, as it would have without us (exit status 128 + signal for the shell).
+ */
+function endWithChildren(signal: NodeJS.Signals): void {
+  processEnding = true;
+  stopWatchingSignals();
+  const children = [...liveChildren];
+  // keep the process alive until the servers are gone, whatever else is pending
+  const keepAlive = setInterval(() => undefined, 1_000);
+  const gone = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (const child of children) child.kill('SIGTERM');
+  void Promise.all(children.map((child) => raceTimeout(gone(child), KILL_GRACE_MS)))
+    .then(() => {
+      const stubborn = children.filter((c) => c.exitCode === null && c.signalCode === null);
+      for (const child of stubborn) child.kill('SIGKILL');
+      return Promise.all(stubborn.map((child) => raceTimeout(gone(child), KILL_GRACE_MS)));
+    })
+    .then(() => {
+      clearInterval(keepAlive);
+      process.kill(process.pid, signal);
+    });
 }
 
 /** Wait for `promise`, or `ms`, whichever comes first (the timer never outlives the wait). */
@@ -314,6 +386,8 @@ export async function listMcpTools(command: string, options: ListMcpToolsOptions
       },
     };
   } catch (error) {
+    // the process is ending by a signal and has stopped the server: nothing to report, and no exit to race
+    if (processEnding) await new Promise<never>(() => undefined);
     throw await explain(error);
   } finally {
     clearTimeout(timer);

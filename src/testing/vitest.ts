@@ -2,7 +2,8 @@
  * `harmony-catalog/vitest`: `await expect(tools).toMatchCatalogSnapshot(options?)` keeps what the model
  * reads for a tool set in one readable file per tool set and target under `snapshots/`, and fails
  * with a diff when it drifts. Built on vitest's own file snapshots (`Snapshots.toMatchFileSnapshot`),
- * so `-u` updates and CI (`CI` set) refuses to write a missing snapshot, as for `toMatchFileSnapshot`.
+ * so `-u` updates and CI (`CI` set) refuses to write a missing snapshot, as for `toMatchFileSnapshot`;
+ * and like it, a call without `await` is awaited when the test ends (a mismatch fails the test) and warned about.
  *
  *   import { setup } from 'harmony-catalog/vitest';
  *   setup(); // in a setup file or at the top of a test file
@@ -10,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { expect, Snapshots } from 'vitest';
+import { chai, expect, Snapshots } from 'vitest';
 import type { MatcherState } from 'vitest';
 import { emitJsdocCatalog } from '../emit/jsdoc/catalog.js';
 import { compileTools } from '../api/compile.js';
@@ -132,10 +133,63 @@ export const matchers = {
   },
 };
 
-/** Register the matchers with vitest's `expect`; optionally set the snapshots directory. */
+/** What vitest keeps on a running test for the assertions it awaits at the end (vitest's `Test.promises`, `Test.onFinished`). */
+interface AwaitedTest {
+  promises?: Promise<unknown>[];
+  onFinished?: (() => unknown)[];
+}
+
+/**
+ * Have vitest await an assertion's promise when the test ends, as it does for its own
+ * `toMatchFileSnapshot` (`recordAsyncExpect`): the promise goes in the test's `promises` (awaited
+ * after the test function; a mismatch then fails the test) until it settles, and a warning says when
+ * the test finished without an `await` on it. Returns a thenable: awaiting it marks it awaited.
+ */
+function awaitAtTestEnd<T>(test: AwaitedTest | undefined, promise: Promise<T>, call: Error): PromiseLike<T> {
+  if (!test) return promise;
+  const tracked: Promise<T> = promise.finally(() => {
+    const i = test.promises?.indexOf(tracked) ?? -1;
+    if (i !== -1) test.promises!.splice(i, 1);
+  });
+  (test.promises ??= []).push(tracked);
+  let awaited = false;
+  (test.onFinished ??= []).push(() => {
+    if (awaited) return;
+    const filter = (globalThis as { __vitest_worker__?: { onFilterStackTrace?: (s: string) => string } }).__vitest_worker__?.onFilterStackTrace ?? ((s: string) => s);
+    console.warn(
+      'expect(…).toMatchCatalogSnapshot() was not awaited: vitest awaits it when the test ends, so a mismatch fails the test there, ' +
+        'but write `await expect(tools).toMatchCatalogSnapshot()`.\n' +
+        filter(call.stack ?? ''),
+    );
+  });
+  return {
+    then(onFulfilled, onRejected) {
+      awaited = true;
+      return tracked.then(onFulfilled, onRejected);
+    },
+  };
+}
+
+/**
+ * Register the matchers with vitest's `expect`; optionally set the snapshots directory. A call
+ * without `await` is awaited when the test ends (a mismatch fails the test) and warned about, as
+ * vitest does for `toMatchFileSnapshot`; `expect.extend(matchers)` alone does not do this.
+ */
 export function setup(options: CatalogSnapshotSetup = {}): void {
   if (options.dir !== undefined) snapshotsDir = resolve(options.dir);
   expect.extend(matchers);
+  // expect.extend hands back the promise of an async matcher untracked: wrap it as vitest wraps its own
+  chai.util.overwriteMethod(chai.Assertion.prototype, 'toMatchCatalogSnapshot', (original: (...args: unknown[]) => unknown) => {
+    const tracking = function (this: object, ...args: unknown[]): unknown {
+      // where the test called it, for the warning
+      const call = new Error('toMatchCatalogSnapshot');
+      Error.captureStackTrace(call, tracking);
+      const result = original.apply(this, args);
+      if (!(result instanceof Promise)) return result;
+      return awaitAtTestEnd(chai.util.flag(this, 'vitest-test') as AwaitedTest | undefined, result, call);
+    };
+    return tracking;
+  });
 }
 
 declare module 'vitest' {

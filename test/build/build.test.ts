@@ -46,10 +46,10 @@ describe('the example in examples/build', () => {
 
   it('joins a JSON file, a glob and a TypeBox module, in config order', async () => {
     const plan = await planBuild(EXAMPLE);
-    const json = JSON.parse(plan.files[3].content) as { tools: { name: string }[]; parts: { developer: string } };
+    const json = JSON.parse(plan.files[3].content) as { tools: { name: string }[]; parts: { developer: string[] } };
     expect(json.tools.map((t) => t.name)).toEqual(['get_current_weather', 'get_location', 'list_events', 'create_event', 'book_flight', 'search_policy']);
     // the TypeBox schema's description is the tool's, not printed again on its parameters
-    expect(json.parts.developer).toContain('// Search the company travel policy.\ntype search_policy = (_: {\n// What to look for\nquery: string,\nlimit?: number, // default: 5\n}) => any;');
+    expect(json.parts.developer.join('')).toContain('// Search the company travel policy.\ntype search_policy = (_: {\n// What to look for\nquery: string,\nlimit?: number, // default: 5\n}) => any;');
   });
 });
 
@@ -89,7 +89,10 @@ describe('harmony-catalog build', () => {
 
     const json = JSON.parse(bytes[2]) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(['options', 'parts', 'tokens', 'tools']);
-    expect(json.parts).toEqual({ system: inv.system, developer: inv.developer, catalog: inv.catalog, prompt: inv.prompt });
+    // each part as its lines, each with its "\n": joined they are the text
+    const parts = json.parts as Record<string, string[]>;
+    expect(Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.join('')]))).toEqual({ system: inv.system, developer: inv.developer, catalog: inv.catalog, prompt: inv.prompt });
+    expect(parts.developer.every((l, i, all) => l.indexOf('\n') === (i < all.length - 1 || l.endsWith('\n') ? l.length - 1 : -1))).toBe(true);
     expect(json.tokens).toEqual(inv.totals);
   });
 
@@ -134,10 +137,10 @@ describe('harmony-catalog build', () => {
       },
     });
     const plan = await planBuild(join(dir, 'harmony-catalog.config.json'));
-    const json = JSON.parse(plan.files[0].content) as { tools: { name: string }[]; parts: { catalog: string } };
+    const json = JSON.parse(plan.files[0].content) as { tools: { name: string }[]; parts: { catalog: string[] } };
     // every export that is tools, in name order; then the one export asked for
     expect(json.tools.map((t) => t.name)).toEqual(['from_default', 'ping', 'pong', 'search', 'search']);
-    expect(json.parts.catalog).toContain('// Search.\ntype search = (_: {\nq: string,\n}) => any;');
+    expect(json.parts.catalog.join('')).toContain('// Search.\ntype search = (_: {\nq: string,\n}) => any;');
     expect(plan.diagnostics.map((d) => d.message)).toEqual(['tools.mjs#search: another tool is also named "search" (at tools.mjs#search /); both are rendered']);
   });
 
@@ -183,6 +186,46 @@ describe('harmony-catalog build', () => {
     expect((await runCli(['build', 'extra'])).code).toBe(2);
   });
 
+  it('--check on .json and module outputs shows the lines that changed, not one multi-kilobyte line', async () => {
+    const dir = project({ 'a.json': WEATHER, 'harmony-catalog.config.json': { sources: ['a.json'], outputs: [{ path: 'out/catalog.json' }, { path: 'out/catalog.ts' }] } });
+    const cfg = join(dir, 'harmony-catalog.config.json');
+    expect((await runCli(['build', '--config', cfg])).code).toBe(0);
+    writeFileSync(join(dir, 'a.json'), WEATHER.replace('Gets the location of the user.', 'Gets where the user is.'));
+    const r = await runCli(['build', '--check', '--config', cfg]);
+    expect(r.code).toBe(1);
+    const changed = r.out.split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l));
+    // the description's line in the developer message, the catalog and the prompt of each file; the token counts
+    expect(changed.filter((l) => l.includes('the location of the user'))).toEqual([
+      '-      "// Gets the location of the user.\\n",',
+      '-      "// Gets the location of the user.\\n",',
+      '-      "// Gets the location of the user.\\n",',
+      '-// Gets the location of the user.',
+      '-// Gets the location of the user.',
+      '-// Gets the location of the user.',
+    ]);
+    expect(changed.filter((l) => l.includes('where the user is'))).toEqual([
+      '+      "// Gets where the user is.\\n",',
+      '+      "// Gets where the user is.\\n",',
+      '+      "// Gets where the user is.\\n",',
+      '+// Gets where the user is.',
+      '+// Gets where the user is.',
+      '+// Gets where the user is.',
+    ]);
+    expect(Math.max(...changed.map((l) => l.length))).toBeLessThan(120);
+  });
+
+  it('module outputs: template literals that evaluate to the exact text (backslashes, backticks, ${, CR, controls)', async () => {
+    const tricky = 'a `tick` ${not} \\d+ C:\\path\r\nnext\tline \u0001 \u2028 end';
+    const tools = [{ name: 'odd', description: tricky, parameters: { type: 'object', properties: { x: { type: 'string', description: tricky } } } }];
+    const dir = project({ 'a.json': tools, 'harmony-catalog.config.json': { sources: ['a.json'], outputs: [{ path: 'out.mjs' }] } });
+    expect((await runCli(['build', '--config', join(dir, 'harmony-catalog.config.json')])).code).toBe(0);
+    const src = readFileSync(join(dir, 'out.mjs'), 'utf8');
+    expect(src).toContain('export const catalog = `# Tools\n\n## functions\n');
+    const mod = (await import(pathToFileURL(join(dir, 'out.mjs')).href)) as Record<string, unknown>;
+    const inv = await inventory(tools);
+    expect(mod).toMatchObject({ system: inv.system, developer: inv.developer, catalog: inv.catalog, prompt: inv.prompt });
+  });
+
   it('targets and flavors are passed through; the chat template needs its date', async () => {
     const dir = project({
       'a.json': WEATHER,
@@ -201,9 +244,9 @@ describe('harmony-catalog build', () => {
     const [dev, ct, noPrompt, jsdoc, xml] = plan.files.map((f) => f.content);
     const hi = [{ role: 'user', content: 'hi' }];
     expect(dev).toBe(renderPart(WEATHER, { part: 'developer', flavor: 'chat-template', messages: hi }).text);
-    const json = JSON.parse(ct) as { options: unknown; parts: { prompt: string } };
+    const json = JSON.parse(ct) as { options: unknown; parts: { prompt: string[] } };
     expect(json.options).toEqual({ flavor: 'chat-template', date: '2025-08-05', messages: hi });
-    expect(json.parts.prompt).toBe(renderPart(WEATHER, { part: 'prompt', flavor: 'chat-template', date: '2025-08-05', messages: hi }).text);
+    expect(json.parts.prompt.join('')).toBe(renderPart(WEATHER, { part: 'prompt', flavor: 'chat-template', date: '2025-08-05', messages: hi }).text);
     // without a message the template cannot print a whole prompt: the other parts are still written
     expect(Object.keys((JSON.parse(noPrompt) as { parts: object }).parts)).toEqual(['system', 'developer', 'catalog']);
     expect(jsdoc).toBe(renderPart(WEATHER, { part: 'catalog', target: 'jsdoc' }).text);

@@ -40,15 +40,15 @@ describe('build config', () => {
     ['empty sources', { sources: [], outputs: [{ path: 'x' }] }, ['sources: expected a list of sources (not empty): paths or globs of JSON files, {"files"}, {"module"} or {"mcp"}, got an empty list']],
     ['a source of no kind', { sources: [{ file: 'a.json' }], outputs: [{ path: 'x' }] }, ['sources[0]: expected a path or glob string, {"files": …}, {"module": …} or {"mcp": …}, got an object with keys file']],
     ['a bad files entry', { sources: [{ files: 3 }], outputs: [{ path: 'x' }] }, ['sources[0].files: expected a path or a glob (a non-empty string), or a list of them, got 3']],
-    ['a bad mcp source', { sources: [{ mcp: 'x', timeoutMs: 0, env: {} }], outputs: [{ path: 'x' }] }, ['sources[0].env: unknown key; known keys: mcp, timeoutMs, cwd', 'sources[0].timeoutMs: expected a whole number ≥ 1 (milliseconds), got 0']],
+    ['a bad mcp source', { sources: [{ mcp: 'x', timeoutMs: 0, args: [] }], outputs: [{ path: 'x' }] }, ['sources[0].args: unknown key; known keys: mcp, timeoutMs, cwd, env', 'sources[0].timeoutMs: expected a whole number ≥ 1 (milliseconds), got 0']],
     ['an output without a path', { sources: ['a.json'], outputs: [{ format: 'text' }] }, ['outputs[0].path: missing; expected a non-empty string (a file path, relative to the config file)']],
     ['a bad format', { sources: ['a.json'], outputs: [{ path: 'x', format: 'yaml' }] }, ['outputs[0].format: expected one of "text", "module", "json", got "yaml"']],
     ['a bad target', { sources: ['a.json'], outputs: [{ path: 'x', target: 'markdown' }] }, ['outputs[0].target: expected one of "harmony", "jsdoc", "xml", got "markdown"']],
-    ['a bad flavor', { sources: ['a.json'], outputs: [{ path: 'x', flavor: 'vllm' }] }, ['outputs[0].flavor: expected one of "openai-harmony", "chat-template", got "vllm"']],
+    ['a bad flavor', { sources: ['a.json'], outputs: [{ path: 'x', flavor: 'vllm' }] }, ['outputs[0].flavor: expected one of "openai-harmony", "chat-template", "ollama", got "vllm"']],
     ['a bad date', { sources: ['a.json'], outputs: [{ path: 'x', date: 'today' }] }, ['outputs[0].date: expected a date, YYYY-MM-DD, got "today"']],
     ['a bad boolean', { sources: ['a.json'], outputs: [{ path: 'x', browser: 'yes' }] }, ['outputs[0].browser: expected true or false, got "yes"']],
     ['an unknown output key', { sources: ['a.json'], outputs: [{ path: 'x', flavour: 'chat-template' }] }, [
-      'outputs[0].flavour: unknown key; known keys: path, format, part, target, flavor, dialect, instructions, namespace, namespaceDescription, date, effort, identity, cutoff, browser, python, completion, controlTokens, messages',
+      'outputs[0].flavour: unknown key; known keys: path, format, part, target, flavor, dialect, instructions, namespace, namespaceDescription, date, effort, identity, cutoff, browser, python, completion, controlTokens, messages, server, messageFormat',
     ]],
     ['an output that is not an object', { sources: ['a.json'], outputs: ['out.txt'] }, ['outputs[0]: expected an output object {"path", "format"?, "part"?, "target"?, "flavor"?, render options…}, got "out.txt"']],
   ])('%s', (_name, value, want) => {

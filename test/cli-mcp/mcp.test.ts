@@ -56,7 +56,7 @@ describe('--mcp against @modelcontextprotocol/server-everything', () => {
   it('render --mcp prints what render prints for the same tools in a file', async () => {
     const r = await runCli(['render', '--mcp', EVERYTHING, '--part', 'catalog']);
     expect(r.code).toBe(0);
-    expect(r.out).toBe(`${renderPart(listed, { part: 'catalog' }).text}\n`);
+    expect(r.out).toBe(renderPart(listed, { part: 'catalog' }).text); // exactly the rendered bytes
     expect(r.out).toContain('// Echoes back the input string\ntype echo = (_: {\n// Message to echo\nmessage: string,\n}) => any;');
   });
 

@@ -16,13 +16,13 @@ describe('harmony-catalog render', () => {
     expect(r.out.startsWith('<|start|>system<|message|>You are ChatGPT')).toBe(true);
     expect(r.out).toContain("Calls to these tools must go to the commentary channel: 'functions'.<|end|><|start|>developer<|message|># Tools");
     expect(r.out).toContain('format?: "celsius" | "fahrenheit", // default: celsius\n');
-    expect(r.out.endsWith('<|start|>assistant\n')).toBe(true);
+    expect(r.out.endsWith('<|start|>assistant')).toBe(true); // exactly the prompt: no line break added
   });
   it('--part catalog prints only the tools section; stdin with -', async () => {
     const r = await run(['render', '-', '--part', 'catalog'], readFileSync(weather, 'utf8'));
     expect(r.code).toBe(0);
     expect(r.out).toBe(
-      '# Tools\n\n## functions\n\nnamespace functions {\n\n// Gets the current weather in the provided location.\ntype get_current_weather = (_: {\n// The city and state, e.g. San Francisco, CA\nlocation: string,\nformat?: "celsius" | "fahrenheit", // default: celsius\n// Forecast days\ndays?: number, // default: 1\n}) => any;\n\n// Gets the location of the user.\ntype get_location = () => any;\n\n} // namespace functions\n',
+      '# Tools\n\n## functions\n\nnamespace functions {\n\n// Gets the current weather in the provided location.\ntype get_current_weather = (_: {\n// The city and state, e.g. San Francisco, CA\nlocation: string,\nformat?: "celsius" | "fahrenheit", // default: celsius\n// Forecast days\ndays?: number, // default: 1\n}) => any;\n\n// Gets the location of the user.\ntype get_location = () => any;\n\n} // namespace functions',
     );
   });
   it('options reach the messages', async () => {

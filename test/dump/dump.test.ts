@@ -44,7 +44,7 @@ describe('harmony-catalog dump', () => {
     expect(inv.totals.developer).toBe(inv.totals.catalog + 4); // <|start|>developer<|message|> … <|end|>
   });
 
-  it('--format json prints {tools: [{name, parameters, tokens, findings}], totals: {system, developer, catalog}}', async () => {
+  it('--format json prints {tools: [{name, parameters, tokens, findings}], totals: {system, developer, catalog}, diagnostics}', async () => {
     const r = await runCli(['dump', weather, '--format', 'json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({
@@ -53,6 +53,7 @@ describe('harmony-catalog dump', () => {
         { name: 'get_location', parameters: 0, tokens: 15, findings: [] },
       ],
       totals: { system: 64, developer: 101, catalog: 97 },
+      diagnostics: [],
     });
     expect(Object.keys((JSON.parse(r.out) as { tools: { findings: object[] }[] }).tools[0].findings[0]).sort()).toEqual(['code', 'flavor', 'message', 'path', 'severity', 'tool']);
     const shown = JSON.parse((await runCli(['dump', weather, '--format', 'json', '--show'])).out) as { tools: { text: string }[] };

@@ -3,10 +3,15 @@
  * inventory counts it equals openai-harmony's `developer_tokens`, for every oracle case (instructions
  * applied), and the tools' shares add up within it.
  */
+import { readFileSync } from 'node:fs';
+import { encode as gptEncode } from 'gpt-tokenizer/encoding/o200k_harmony';
+import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { readTools } from '../../src/api/compile.js';
+import { renderCatalog } from '../../src/api/render.js';
 import { fromJs } from '../../src/ir/json.js';
 import { frameOf, inventory, tokenChunks } from '../../src/inventory.js';
-import { countTextTokens } from '../../src/tokens.js';
+import { countTextTokens, encodeText, textTokenChunks } from '../../src/tokens.js';
 import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
 
 interface HarmonyRow {
@@ -83,6 +88,92 @@ describe('inventory token counts (own cases, always run)', () => {
   });
 });
 
+// gpt-tokenizer's own encoder (quadratic in one long chunk): the reference for inputs small enough for it.
+const PLAIN = { disallowedSpecial: new Set<string>() };
+const gptIds = (text: string): number[] => gptEncode(text, PLAIN);
+
+/** The bytes o200k_base gives these ids (each id's bytes, from gpt-tokenizer's rank data). */
+function idBytes(ids: readonly number[]): Buffer {
+  return Buffer.concat(ids.map((id) => {
+    const v = o200kRanks[id];
+    return typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
+  }));
+}
+
+/** A seeded generator (mulberry32): the same texts on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Alphabets a hostile description may repeat: one character, two alternating, punctuation, letters of
+// several scripts and cases, digits, whitespace and line breaks, emoji (surrogate pairs), combining marks.
+const ALPHABETS = ['=', '-=', '=*#~!', 'a', 'A', 'aB', 'abcdefghij', 'ABCDEFG', 'é', 'ñü', '日本語', 'Ωπλ', ' ', ' \t', '\n', '\r\n', ' \n/', '0123456789', '😀', '😀a ', 'x\u0301', "'s ", '<|end|>', '/', '.\u00a0'];
+
+/** Text made of runs: each run repeats characters of one alphabet, `maxRun` characters at most. */
+function runsText(rnd: () => number, runs: number, maxRun: number): string {
+  let out = '';
+  for (let r = 0; r < runs; r++) {
+    const alphabet = [...ALPHABETS[Math.floor(rnd() * ALPHABETS.length)]];
+    const length = 1 + Math.floor(rnd() ** 2 * maxRun);
+    const cycle = rnd() < 0.5;
+    for (let k = 0; k < length; k++) out += cycle ? alphabet[k % alphabet.length] : alphabet[Math.floor(rnd() * alphabet.length)];
+  }
+  return out;
+}
+
+describe('token counting is linear-ish in one long pre-tokenizer chunk, and exact', () => {
+  it('a run of 1,000,000 `=` (one chunk) is counted in well under 5 s (gpt-tokenizer: 58 s for 320,000)', () => {
+    countTextTokens('==x'); // the rank table is built on first use
+    const t0 = performance.now();
+    const n = countTextTokens('='.repeat(1_000_000));
+    const ms = performance.now() - t0;
+    // 64 `=` are one o200k token
+    expect(n).toBe(1_000_000 / 64);
+    expect(ms).toBeLessThan(5_000);
+  }, 30_000);
+
+  it('dump (inventory) of a tool whose description is 320,000 `=` takes seconds, not minutes', async () => {
+    const t0 = performance.now();
+    const inv = await inventory(tool('f', '='.repeat(320_000)));
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(inv.tools[0].tokens).toBeGreaterThanOrEqual(5_000);
+    expect(inv.totals.catalog).toBe(countTextTokens(inv.catalog));
+  }, 30_000);
+
+  it('long runs of many alphabets: the same ids as gpt-tokenizer, and the ids spell the text', () => {
+    const rnd = random(20260613);
+    let tokens = 0;
+    for (let k = 0; k < 120; k++) {
+      const text = runsText(rnd, 1 + Math.floor(rnd() * 12), k % 4 === 0 ? 3_000 : 300);
+      const ids = encodeText(text);
+      expect(ids, JSON.stringify(text.slice(0, 80))).toEqual(gptIds(text));
+      expect(countTextTokens(text)).toBe(ids.length);
+      expect(idBytes(ids).equals(Buffer.from(text, 'utf8'))).toBe(true);
+      const chunks = textTokenChunks(text);
+      expect(chunks.lengths.reduce((a, b) => a + b, 0)).toBe(text.length);
+      expect(chunks.counts.reduce((a, b) => a + b, 0)).toBe(ids.length);
+      tokens += ids.length;
+    }
+    expect(tokens).toBeGreaterThan(10_000);
+  }, 60_000);
+
+  it('U+FEFF counts as tiktoken counts it: EF BB BF is token 5574 (gpt-tokenizer strips the BOM and splits it in two)', () => {
+    expect(encodeText('\uFEFF')).toEqual([5574]);
+    expect(encodeText('\uFEFFusing')).toEqual([9251]); // the token whose bytes are EF BB BF "using"
+    expect(gptIds('\uFEFF')).not.toEqual([5574]);
+    for (const text of ['\uFEFF', 'a\uFEFF\uFEFFb', '\uFEFF// x', `${'\uFEFF'.repeat(700)}=`]) {
+      expect(idBytes(encodeText(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+    }
+  });
+});
+
 if (HAVE_SHARED) {
   describe('inventory token counts against openai-harmony (all corpus cases)', () => {
     it('the whole developer message equals developer_tokens for all 2,093 corpus cases', async () => {
@@ -105,6 +196,35 @@ if (HAVE_SHARED) {
       expect(total).toBe(2093);
       expect(exact).toBe(2093);
     });
+  });
+  describe('token counting equals gpt-tokenizer on the whole corpus', () => {
+    it('every description, every parameters schema and the rendered corpus catalog in each target', () => {
+      const lines = readFileSync(sharedPath('corpus/tools.jsonl'), 'utf8').split('\n').filter(Boolean);
+      const tools = lines.map((l) => JSON.parse(l) as { name: string; description?: unknown; parameters?: unknown });
+      const texts: string[] = [];
+      for (const t of tools) {
+        if (typeof t.description === 'string') texts.push(t.description);
+        texts.push(JSON.stringify(t.parameters ?? {}));
+      }
+      const read = readTools(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))));
+      const targets = [{}, { target: 'jsdoc' as const }, { target: 'xml' as const }, { target: 'xml' as const, dialect: 'qwen3-coder' as const }, { target: 'xml' as const, dialect: 'hermes' as const }, { target: 'xml' as const, dialect: 'anthropic' as const }];
+      for (const options of targets) texts.push(renderCatalog(read, options).text);
+      let exact = 0;
+      let tokens = 0;
+      const misses: string[] = [];
+      for (const text of texts) {
+        const want = gptIds(text);
+        const ids = encodeText(text);
+        if (ids.length === want.length && ids.every((id, k) => id === want[k]) && countTextTokens(text) === want.length) {
+          exact++;
+          tokens += want.length;
+        } else if (misses.length < 5) misses.push(JSON.stringify(text.slice(0, 80)));
+      }
+      console.log(`token counting: ${exact}/${texts.length} corpus texts give gpt-tokenizer's ids (${tokens} tokens)`);
+      expect(misses).toEqual([]);
+      expect(exact).toBe(texts.length);
+      expect(texts.length).toBeGreaterThan(3_900);
+    }, 120_000);
   });
 } else {
   it('openai-harmony oracle comparison', () => {

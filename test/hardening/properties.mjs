@@ -106,6 +106,17 @@ export function expectedControlPointers(api, doc, tools, normalizeGemini) {
     // Gemini `parameters` are read with their type names lower-cased (`</TOOLS>` is printed `</tools>`)
     const gemini = key === 'parameters' && /\/functionDeclarations\/\d+$/.test(t.body) && normalizeGemini ? normalizeGemini : undefined;
     if (body.has(key)) for (const p of spellingPointers(api, doc, `${t.body}/${ptr(key)}`, gemini)) out.add(p);
+    // the other keys of an OpenAI / bare tool (`strict`, `cache_control`…) are kept for the qwen dialects, which print them
+    if (t.parametersKey === 'parameters' && !/\/functionDeclarations\/\d+$/.test(t.body)) {
+      const responses = body.get('type') === 'function' && !body.has('function');
+      for (const [k, v] of body) {
+        if (k === 'name' || k === 'description' || k === 'parameters' || (responses && k === 'type')) continue;
+        const q = `${t.body}/${ptr(k)}`;
+        if ((api.findControlTokensInKey ?? api.findControlTokens)(k).length) out.add(q);
+        void v;
+        for (const p of spellingPointers(api, doc, q)) out.add(p);
+      }
+    }
     if (t.titlePointer !== undefined) {
       const direct = body.get('title');
       const title = typeof direct === 'string' ? direct : at(doc, t.titlePointer);

@@ -246,7 +246,6 @@ describe('readTools: errors', () => {
     ['trailing characters', '{"name":"t"} x', /trailing characters after the JSON value at line 1, column 14/],
     ['empty input', '', /the input is empty/],
     ['a truncated document', '[{"name":"t"', /unexpected end of input/],
-    ['a byte order mark', '\ufeff{"name":"t"}', /byte order mark/],
     ['a trailing comma, on line 2', '[\n  {"name": "t",}\n]', /a trailing comma before `}` at line 2, column 16/],
     ['a trailing comma in an array', '[{"name": "t"},]', /a trailing comma before `]` at line 1, column 16/],
     ['an unquoted key', '{name: "t"}', /expected a key in double quotes at line 1, column 2/],

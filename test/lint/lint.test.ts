@@ -55,8 +55,8 @@ describe('lint: own cases', () => {
     }
   });
 
-  it('the README documents every code with an example', () => {
-    const doc = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('docs/lint.md documents every code with an example', () => {
+    const doc = readFileSync(join(ROOT, 'docs/lint.md'), 'utf8');
     for (const code of Object.keys(LINT_RULES)) expect(doc, code).toMatch(new RegExp(`^\\| \`${code.replace('/', '\\/')}\` \\|`, 'm'));
   });
 });
@@ -118,7 +118,30 @@ describe('lint: CLI', () => {
     expect(io.out).toContain('tool "get-text"\n');
     expect(io.out).toContain('  /0/parameters/properties/x-request-id  info  lint/property-name-not-identifier  [openai-harmony, chat-template]  the property name');
     expect(io.out).toContain('  /0/parameters/properties/payload/description  error  lint/control-token  [chat-template]');
-    expect(io.out.trimEnd().split('\n').pop()).toBe('1 error, 6 warnings, 4 infos in 1 tool (openai-harmony, chat-template)');
+    expect(io.out.trimEnd().split('\n').pop()).toBe('1 error, 5 warnings, 2 infos in 1 tool (openai-harmony, chat-template)');
+  });
+
+  it('the summary, --max-warnings and the JSON summary count what is listed: a finding both flavors say is one', async () => {
+    for (const name of files) {
+      const io = captureIo(toolsOf(name));
+      await main(['lint', '-'], io);
+      const lines = io.out.split('\n');
+      const listed = (severity: string) => lines.filter((l) => /^  .*?  (error|warning|info)  lint\//.exec(l)?.[1] === severity).length;
+      const counts = { errors: listed('error'), warnings: listed('warning'), infos: listed('info') };
+      const summary = lines.filter(Boolean).pop()!;
+      expect(summary, name).toMatch(new RegExp(`^${counts.errors} errors?, ${counts.warnings} warnings?, ${counts.infos} infos? in `));
+      const json = captureIo(toolsOf(name));
+      await main(['lint', '-', '--format', 'json'], json);
+      expect((JSON.parse(json.out) as { summary: object }).summary, name).toMatchObject(counts);
+      if (counts.errors === 0 && counts.warnings > 0) {
+        expect(await main(['lint', '-', '--max-warnings', String(counts.warnings)], captureIo(toolsOf(name))), name).toBe(0);
+        expect(await main(['lint', '-', '--max-warnings', String(counts.warnings - 1)], captureIo(toolsOf(name))), name).toBe(1);
+      }
+    }
+    // 06-text.json: findings both flavors share (a non-identifier property name…) are listed and counted once
+    const io = captureIo(toolsOf('06-text.json'));
+    await main(['lint', '-'], io);
+    expect(io.out.split('\n').filter((l) => l.includes('[openai-harmony, chat-template]')).length).toBeGreaterThan(0);
   });
 
   it('--flavor, --max-warnings, --quiet, --format json', async () => {

@@ -37,3 +37,20 @@ it('calendar and tickets', async () => {
 it('build example developer message', async () => {
   await expect(example('weather.json')).toMatchCatalogSnapshot({ part: 'developer', instructions: 'You are a helpful assistant for a travel desk.', file: 'examples/weather-developer.txt' });
 });
+
+it('weather ollama flavor', async () => {
+  // reviewed against Ollama's gpt-oss template rules (docs/targets.md shows the same text)
+  const text = await import('../../src/api/render.js').then((m) => m.renderCatalog(example('weather.json'), { flavor: 'ollama' }).text);
+  expect(readFileSync(join(ROOT, 'docs/targets.md'), 'utf8')).toContain(text);
+  await expect(example('weather.json')).toMatchCatalogSnapshot({ flavor: 'ollama' });
+});
+
+it('agent loop, as each server renders the conversation', async () => {
+  const { renderRequest } = await import('../../src/api/render.js');
+  for (const server of ['vllm', 'llama.cpp', 'mlx-lm', 'ollama'] as const) {
+    const text = renderRequest(example('agent-loop.json'), { server, date: '2025-08-05' }).text;
+    // the README shows the conversation part of each, one message a line
+    const shown = text.slice(text.indexOf('<|start|>user')).replaceAll('<|start|>', '\n<|start|>').trim();
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(shown);
+  }
+});

@@ -75,6 +75,13 @@ function* toolStrings(tool: ToolDefinition, withParameters: boolean): Generator<
   if (withParameters && tool.parameters !== undefined) yield* stringsIn(tool.parameters, tool.parametersPointer);
 }
 
+/** The tool's own other keys (`strict`, `cache_control`…) and their values, as the qwen dialects print them. */
+function* extraStrings(tool: ToolDefinition): Generator<PrintedString> {
+  if (tool.extra === undefined) return;
+  const name = toolFieldPointer(tool, 'name');
+  yield* stringsIn(tool.extra, name.slice(0, name.lastIndexOf('/')));
+}
+
 /** `</tool_call>` inside a value: a call carrying it cannot be cut out of `<tool_call>…</tool_call>`. */
 function toolCallValues(f: Findings, tool: ToolDefinition): void {
   f.scan(tool, callValuesIn(tool.parameters, tool.parametersPointer), ['</tool_call>'], (m) => `a call carrying this value holds "${m}", which ends the <tool_call> block early`);
@@ -82,7 +89,7 @@ function toolCallValues(f: Findings, tool: ToolDefinition): void {
 
 /** qwen: the JSON line sits inside `<tools>`; JSON does not escape `</tools>`. */
 export function qwenFindings(tool: ToolDefinition, f: Findings): void {
-  f.scan(tool, toolStrings(tool, true), ['</tools>'], (m) => `"${m}" printed inside the tool's JSON line ends the <tools> block early`);
+  f.scan(tool, [...toolStrings(tool, true), ...extraStrings(tool)], ['</tools>'], (m) => `"${m}" printed inside the tool's JSON line ends the <tools> block early`);
   toolCallValues(f, tool);
 }
 
@@ -146,6 +153,8 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
     }
   }
   extraKeys(params, ['type', 'properties'], tool.parametersPointer);
+  // the tool's own other keys (`strict`, `cache_control`…) are printed the same way, after the parameters
+  if (tool.extra !== undefined) extraKeys(tool.extra, [], namePointer.slice(0, namePointer.lastIndexOf('/')));
   f.scan(tool, callValuesIn(params, tool.parametersPointer), ['</parameter>', '</function>', '</tool_call>'], (m) => `a call carrying this value holds "${m}", which closes the call's markup early`);
 }
 

@@ -7,6 +7,7 @@
 import type { JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
 import { pythonJsonDumps, pythonStr, pythonStrip } from './python.js';
+import { templateFunction } from './qwen.js';
 import { attr, chatmlTurn, failTemplate, isMapping, type XmlMessage } from './template.js';
 
 /** The calling instructions after `</tools>` (a `<tool_call><function=…><parameter=…>` example and the reminder). */
@@ -18,6 +19,7 @@ const QWEN3_CODER_DEFAULT_SYSTEM = 'You are Qwen, a helpful AI assistant that ca
 /** Keys each level prints itself; every other key goes through {@link renderExtraKeys}. */
 const PARAMETER_HANDLED = ['name', 'type', 'description'];
 const PARAMETERS_HANDLED = ['type', 'properties'];
+const TOOL_HANDLED = ['type', 'name', 'description', 'parameters'];
 
 /** `|trim`: `str(value).strip()` (a number or list description prints as Python's str of it). */
 function trimmed(v: JsonValue): string {
@@ -62,7 +64,8 @@ export function qwen3CoderFunction(tool: ToolDefinition): string {
   }
   out += renderExtraKeys(params, PARAMETERS_HANDLED);
   out += '\n</parameters>';
-  // tool-level extra keys: a ToolDefinition carries only name, description and parameters
+  // tool-level extra keys (`strict` → `<strict>True</strict>`), after name, description and parameters
+  out += renderExtraKeys(templateFunction(tool), TOOL_HANDLED);
   return `${out}\n</function>`;
 }
 

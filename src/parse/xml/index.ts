@@ -1,0 +1,116 @@
+/**
+ * Reading what a model wrote in an XML dialect: its tool calls and its text.
+ *
+ *   tools option → name + raw parameters schema per tool (tools.ts)
+ *   server 'vllm' → vLLM's own parser at one commit, quirks included (vllm-hermes.ts, vllm-qwen3-coder.ts)
+ *   default      → the dialect's format read call by call and decoded by the schema, every
+ *                  coercion reported (hermes.ts, xml-calls.ts, decode.ts); then vLLM's results for
+ *                  the same text (the version asked, else both shipped versions of the model's
+ *                  parser) compared with it, every difference reported (compare.ts)
+ */
+import { randomUUID } from 'node:crypto';
+import type { Diagnostic } from '../../diagnostics.js';
+import { vllmDifferences } from './compare.js';
+import { stringifyArguments } from './decode.js';
+import { contentOutside, type DialectParse } from './draft.js';
+import { parseJsonCalls } from './hermes.js';
+import { readParseTools, type ParseTool } from './tools.js';
+import { XML_PARSE_MODELS, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
+import { vllmHermes } from './vllm-hermes.js';
+import { vllmQwen3Coder } from './vllm-qwen3-coder.js';
+import { NEWEST_VLLM_VERSION, VLLM_PARSER_VERSIONS, type VllmExtraction, type VllmParserVersion } from './vllm-types.js';
+import { ANTHROPIC_SYNTAX, QWEN3_CODER_SYNTAX, argumentPointer, parseXmlCalls } from './xml-calls.js';
+
+/** The options, result and codes of parseToolCalls. */
+export { XML_PARSE_CODES, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
+/** The vLLM parser versions emulated and what they return. */
+export { NEWEST_VLLM_VERSION, VLLM_PARSER_VERSIONS, type VllmExtraction, type VllmParserVersion, type VllmToolCall } from './vllm-types.js';
+
+/** Run vLLM's parser of this version on the text. */
+export function vllmExtractToolCalls(text: string, version: VllmParserVersion, tools?: readonly ParseTool[]): VllmExtraction {
+  switch (version) {
+    case 'hermes@02bb669b':
+      return vllmHermes(text, false);
+    case 'hermes@becf329d':
+      return vllmHermes(text, true);
+    case 'qwen3_coder@0b13f933':
+      return vllmQwen3Coder(text, tools, '0b13f933');
+    case 'qwen3_coder@00d0a333':
+      return vllmQwen3Coder(text, tools, '00d0a333');
+  }
+}
+
+/** vLLM's id for a tool call: `chatcmpl-tool-` and a random UUID's 32 hex digits. */
+function toolCallId(): string {
+  return `chatcmpl-tool-${randomUUID().replaceAll('-', '')}`;
+}
+
+function withIds(calls: readonly XmlToolCall[], ids: boolean | undefined): XmlToolCall[] {
+  return calls.map((c) => (ids ? { id: toolCallId(), type: 'function', function: c.function } : { type: 'function', function: c.function }));
+}
+
+function parserFamily(model: string): 'hermes' | 'qwen3_coder' | undefined {
+  return model === 'qwen3-coder' ? 'qwen3_coder' : model === 'hermes' || model === 'qwen' ? 'hermes' : undefined;
+}
+
+/**
+ * Read the tool calls of one model output. With `server: 'vllm'`, exactly what vLLM's parser
+ * returns (`tools_called` false gives no calls; where vLLM raised, the whole output is the
+ * content and a diagnostic names the exception). Without it, each call read on its own and
+ * decoded by the tools' schemas; every coercion, every dropped call and every place where vLLM
+ * would return something else is a diagnostic.
+ */
+export function parseToolCalls(text: string, options: XmlParseOptions): XmlParseResult {
+  const diagnostics: Diagnostic[] = [];
+  const model = options.model as string;
+  if (!(XML_PARSE_MODELS as readonly string[]).includes(model)) {
+    return { content: text === '' ? null : text, tool_calls: [], diagnostics: [{ code: 'parse/bad-option', severity: 'error', path: '/model', message: `unknown model ${JSON.stringify(model)}: one of ${XML_PARSE_MODELS.join(', ')}` }] };
+  }
+  const read = readParseTools(options.tools);
+  diagnostics.push(...read.diagnostics);
+  const tools = read.tools;
+  const family = parserFamily(model);
+  let version: VllmParserVersion | undefined = family ? NEWEST_VLLM_VERSION[family] : undefined;
+  if (options.version !== undefined) {
+    if ((VLLM_PARSER_VERSIONS as readonly string[]).includes(options.version)) {
+      version = options.version;
+      if (!family || !version.startsWith(`${family}@`)) {
+        diagnostics.push({ code: 'parse/parser-mismatch', severity: 'warning', path: '/version', message: `${version} is vLLM's parser for ${version.startsWith('hermes') ? 'the hermes/qwen JSON format' : 'the qwen3-coder XML format'}, not for ${model} output: this is what a server configured with it returns` });
+      }
+    } else {
+      diagnostics.push({ code: 'parse/bad-option', severity: 'error', path: '/version', message: `unknown vLLM parser version ${JSON.stringify(options.version)}: one of ${VLLM_PARSER_VERSIONS.join(', ')}${version ? `; ${version} is used` : ''}` });
+    }
+  }
+  const server = options.server as string | undefined;
+  if (server !== undefined && server !== 'vllm') {
+    diagnostics.push({ code: 'parse/bad-option', severity: 'error', path: '/server', message: `unknown server ${JSON.stringify(server)}: "vllm", or no server for the correct reading` });
+  }
+
+  if (server === 'vllm') {
+    if (version !== undefined) {
+      const x = vllmExtractToolCalls(text, version, tools);
+      if (x.exception !== undefined) diagnostics.push({ code: 'parse/vllm-exception', severity: 'warning', path: '', message: `vLLM (${version}) raises ${x.exception}: it returns no tool calls and the whole output as content` });
+      return { content: x.content, tool_calls: withIds(x.tools_called ? x.tool_calls : [], options.ids), diagnostics };
+    }
+    diagnostics.push({ code: 'parse/no-vllm-parser', severity: 'error', path: '/server', message: `vLLM has no tool parser for ${model} output: the default reading is returned` });
+  }
+
+  const parse: DialectParse = model === 'qwen3-coder' ? parseXmlCalls(text, tools, QWEN3_CODER_SYNTAX) : model === 'anthropic' ? parseXmlCalls(text, tools, ANTHROPIC_SYNTAX) : parseJsonCalls(text, tools);
+  const calls: XmlToolCall[] = parse.calls.map((c) => ({ type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } }));
+  const content = contentOutside(text, parse.consumed);
+  // findings in the order of the text: about a place in it, or about a call (at its start)
+  const found: { at: number; d: Diagnostic }[] = [];
+  for (const t of parse.textNotes) found.push({ at: t.at, d: { ...t.note, ...(t.tool !== undefined ? { tool: t.tool } : {}), path: `/text#${t.at}` } });
+  parse.calls.forEach((c, i) => {
+    for (const n of c.notes) found.push({ at: c.start, d: { ...n.note, tool: c.name, path: argumentPointer(i, n.param) } });
+  });
+  diagnostics.push(...found.sort((a, b) => a.at - b.at).map((f) => f.d));
+  if (tools === undefined && model !== 'hermes' && model !== 'qwen' && parse.calls.some((c) => c.args.size > 0)) {
+    diagnostics.push({ code: 'parse/no-tools', severity: 'info', path: '/tools', message: 'no tools were given: every parameter value is kept as text' });
+  }
+  // compared with the version asked, else with both shipped versions of the model's parser (newest first)
+  const compared = options.version !== undefined && version !== undefined ? [version] : VLLM_PARSER_VERSIONS.filter((v) => family !== undefined && v.startsWith(`${family}@`));
+  const results = compared.map((v) => [v, vllmExtractToolCalls(text, v, tools)] as const);
+  diagnostics.push(...vllmDifferences(text, { content, calls: calls.map((c) => c.function) }, results));
+  return { content, tool_calls: withIds(calls, options.ids), diagnostics };
+}
