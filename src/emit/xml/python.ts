@@ -12,6 +12,10 @@ export interface PythonDumpsOptions {
   readonly ensureAscii?: boolean;
   /** `sort_keys=True`: keys in code point order, at every level. */
   readonly sortKeys?: boolean;
+  /** `indent=N`: one member a line, N spaces a level (separators then default to `,` and `: `). */
+  readonly indent?: number;
+  /** `separators=(item, key)`; default `(', ', ': ')`, or `(',', ': ')` with an indent. */
+  readonly separators?: readonly [string, string];
 }
 
 /** A number as Python's `repr` prints what `json.loads` made of it: ints exact, floats shortest (`1e+16`, `inf`). */
@@ -38,20 +42,34 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-/** `json.dumps(v)` with default separators (`, ` and `: `); ensure_ascii off unless asked. */
+/** `json.dumps(v, …)` as Python writes it: default separators `, ` and `: `; ensure_ascii off unless asked; `indent`, `separators`, `sort_keys` as Python's. */
 export function pythonJsonDumps(v: JsonValue, options: PythonDumpsOptions = {}): string {
   const quote = options.ensureAscii ? quoteJsonStringAscii : quoteJsonString;
-  const go = (x: JsonValue): string => {
+  const indent = options.indent;
+  const [item, key] = options.separators ?? (indent !== undefined ? [',', ': '] : [', ', ': ']);
+  const go = (x: JsonValue, level: number): string => {
     if (x === null) return 'null';
     if (typeof x === 'boolean') return x ? 'true' : 'false';
     if (typeof x === 'string') return quote(x);
     if (x instanceof JsonNumber) return formatNumberPython(x);
-    if (Array.isArray(x)) return `[${x.map(go).join(', ')}]`;
-    let entries = [...(x as JsonObject)];
-    if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
-    return `{${entries.map(([k, y]) => `${quote(k)}: ${go(y)}`).join(', ')}}`;
+    const parts: string[] = [];
+    let open = '[';
+    let close = ']';
+    if (Array.isArray(x)) for (const y of x) parts.push(go(y, level + 1));
+    else {
+      open = '{';
+      close = '}';
+      let entries = [...(x as JsonObject)];
+      if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
+      for (const [k, y] of entries) parts.push(`${quote(k)}${key}${go(y, level + 1)}`);
+    }
+    // an empty container is `[]` / `{}` whatever the indent, as Python writes it
+    if (parts.length === 0) return open + close;
+    if (indent === undefined) return open + parts.join(item) + close;
+    const inner = `\n${' '.repeat(indent * (level + 1))}`;
+    return `${open}${inner}${parts.join(item + inner)}\n${' '.repeat(indent * level)}${close}`;
   };
-  return go(v);
+  return go(v, 0);
 }
 
 // Characters for which Python's str.isprintable() is false: categories Cc Cf Cs Co Cn Zl Zp Zs (tested on non-ASCII only).
