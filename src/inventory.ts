@@ -15,7 +15,7 @@ import { readTools, type ToolsInput } from './api/compile.js';
 import { renderCatalog, renderPart, renderPrompt, type PartOptions, type PromptOptions, type PromptResult } from './api/render.js';
 import { isReadResult, standaloneTools, toolDocument } from './build/tool-values.js';
 import { lintTools, type Finding, type LintFlavor } from './lint/index.js';
-import { countMessageTokens, countTextTokens, textTokenChunks } from './tokens.js';
+import { countMessageTokens, countPromptTokens, countTextTokens, textTokenChunks } from './tokens.js';
 
 /** Options of `inventory`: the render options (as for `renderPart`; `part` and `tools` are not used). */
 export interface InventoryOptions extends Omit<PartOptions, 'part' | 'tools'> {
@@ -50,6 +50,8 @@ export interface InventoryTotals {
   readonly system: number;
   readonly developer: number;
   readonly catalog: number;
+  /** The whole prompt (a conversation included), envelope tokens counted as such: gpt-oss layouts only, when the prompt renders. */
+  readonly prompt?: number;
 }
 
 /** The inventory of a tool set. */
@@ -108,6 +110,7 @@ export async function inventory(input: ToolsInput, options: InventoryOptions = {
       system: system === '' ? 0 : countMessageTokens({ header: 'system', content: system }), // the xml target has none of its own
       developer: parts.developer === undefined ? 0 : developerTokens(developer, host === developer ? chunks : undefined),
       catalog: catalogTokens,
+      ...(parts.prompt !== undefined && isGptOss(options) ? { prompt: countPromptTokens(parts.prompt) } : {}),
     },
     system,
     developer,
@@ -116,6 +119,12 @@ export async function inventory(input: ToolsInput, options: InventoryOptions = {
     ...(parts.promptError !== undefined ? { promptError: parts.promptError } : {}),
     diagnostics: parts.diagnostics,
   };
+}
+
+/** True when the options render a gpt-oss layout (its prompt is Harmony, counted with o200k_harmony's envelope tokens). */
+function isGptOss(options: InventoryOptions): boolean {
+  if (options.model !== undefined) return options.model.startsWith('gpt-oss');
+  return (options.target ?? 'harmony') === 'harmony';
 }
 
 /** The parts of the prompt, each on its own (a target may lack a system or developer message; the whole prompt may fail). */

@@ -86,3 +86,33 @@ export function encodeMessage(message: HarmonyMessageText): number[] {
 function appendAll(into: number[], ids: readonly number[]): void {
   for (const id of ids) into.push(id);
 }
+
+// The envelope tokens a whole prompt is made of (spec harmony §1).
+const PROMPT_SPECIALS = /(<\|(?:start|end|message|channel|constrain|call|return)\|>)/;
+
+/**
+ * Token ids of a whole Harmony prompt: the envelope's control-token spellings as their ids, the
+ * text between them under ordinary BPE. Exact for prompts whose messages spell no control token
+ * in their text (openai-harmony encodes such text as ordinary characters; a server that
+ * tokenizes the prompt string with special tokens allowed reads them as here).
+ */
+export function encodePrompt(prompt: string): number[] {
+  const ids: number[] = [];
+  for (const part of prompt.split(PROMPT_SPECIALS)) {
+    if (part === '') continue;
+    const special = HARMONY_SPECIAL_TOKENS[part];
+    if (special !== undefined) ids.push(special);
+    else appendAll(ids, encodeText(part));
+  }
+  return ids;
+}
+
+/** Number of tokens of a whole Harmony prompt ({@link encodePrompt}). */
+export function countPromptTokens(prompt: string): number {
+  let n = 0;
+  for (const part of prompt.split(PROMPT_SPECIALS)) {
+    if (part === '') continue;
+    n += HARMONY_SPECIAL_TOKENS[part] !== undefined ? 1 : countTextTokens(part);
+  }
+  return n;
+}

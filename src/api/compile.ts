@@ -14,6 +14,8 @@ const READ = new WeakSet<object>();
 
 /** Read tool definitions in any supported shape; throws a CompileError listing every problem. */
 export function readTools(input: unknown, options: { source?: string } = {}): ReadResult {
+  // what readTools returned is read already
+  if (typeof input === 'object' && input !== null && READ.has(input)) return input as ReadResult;
   const r = readToolsInput(input, options);
   READ.add(r);
   return r;

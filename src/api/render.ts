@@ -20,6 +20,9 @@ import { compileTools, NO_TOOLS, readToolsAt, type CompiledTools, type ToolsInpu
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
+import type { FamilyPrinter } from '../emit/families/registry.js';
+import { resolveModel, withModel } from './models.js';
+import { checkOptions, completionRole } from './options.js';
 import { BROWSER_DESCRIPTION, PYTHON_DESCRIPTION, browserTools } from '../messages/builtins.js';
 import { renderConversation, type ConversationOptions } from '../messages/conversation.js';
 import { renderHarmonyDeveloperContent } from '../messages/developer.js';
@@ -53,6 +56,13 @@ export { XML_DIALECTS, type XmlDialect } from '../emit/xml/index.js';
 
 /** Options that choose the printer. */
 export interface TargetOptions {
+  /**
+   * One name for the printer and the whole prompt assembly (`harmony-catalog models` lists them):
+   * `gpt-oss`, `gpt-oss-template`, `gpt-oss-ollama`, `qwen`, `qwen3-coder`, `hermes` stand for a
+   * target/flavor/dialect; `llama-3.1`, `mistral-nemo`, `kimi-k2`, `glm-4.6`, `granite-4.0`… are the
+   * other families' official chat templates.
+   */
+  readonly model?: string;
   /** Default `harmony`. */
   readonly target?: Target;
   /** For the harmony target. Default `openai-harmony`. */
@@ -131,7 +141,15 @@ function pairs(c: CompiledTools): ChatTemplateTool[] {
   return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
 }
 
-function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' {
+function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' | 'family' {
+  if (o.model !== undefined) {
+    const r = resolveModel(o.model);
+    if (r.kind === 'family') {
+      if (o.lowering === 'faithful') throw new CompileError([{ code: 'usage/faithful', severity: 'error', path: '', message: `faithful lowering keeps the openai-harmony layout; it does not apply to --model ${o.model}` }]);
+      return 'family';
+    }
+    return targetOf(withModel(o));
+  }
   const target = o.target ?? 'harmony';
   const kind = target === 'harmony' ? (o.flavor ?? 'openai-harmony') : target;
   if (o.lowering === 'faithful') {
@@ -162,16 +180,40 @@ function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
       const dialect = options.dialect ?? 'qwen';
       return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
     }
+    case 'family': {
+      const r = familyOf(options).catalog(c.definitions);
+      return { text: r.text, diagnostics: [...c.diagnostics, ...r.diagnostics] };
+    }
   }
+}
+
+/** The options checked (a date, a namespace, a completion role…) and the model resolved into target options. */
+function prepare<T extends TargetOptions & { date?: unknown; namespace?: unknown; completion?: unknown; effort?: unknown }>(options: T): T {
+  checkOptions(options);
+  return withModel(options);
+}
+
+/** The family printer of the options' model. */
+function familyOf(options: TargetOptions): FamilyPrinter {
+  const r = resolveModel(options.model ?? '');
+  if (r.kind !== 'family') throw new Error('not a family model');
+  return r.printer;
+}
+
+/** A family has no system or developer message of its own: its template builds the turns around the tools. */
+function noFamilyPart(options: TargetOptions, part: string): CompileError {
+  return new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `--model ${options.model} has no ${part} message of its own: its template builds its turns around the tools (ask for the catalog or the prompt)` }]);
 }
 
 /** The tools section for the tools, in the chosen target (default: openai-harmony's `# Tools`). */
 export function renderCatalog(tools: ToolsInput, options: CatalogOptions = {}): RenderResult {
-  return catalogOf(compileTools(tools, options), options);
+  const o = prepare(options);
+  return catalogOf(compileTools(tools, o), o);
 }
 
 /** The developer message: instructions, the tools section, response formats. */
-export function renderDeveloperMessage(tools: ToolsInput | undefined, options: DeveloperMessageOptions = {}): MessageResult {
+export function renderDeveloperMessage(tools: ToolsInput | undefined, rawOptions: DeveloperMessageOptions = {}): MessageResult {
+  const options = prepare(rawOptions);
   const c = tools === undefined ? NO_TOOLS : compileTools(tools, options);
   const d = developerOf(c, options);
   return { text: d.text, message: renderEnvelope({ role: 'developer', content: d.text }), diagnostics: d.diagnostics };
@@ -196,11 +238,14 @@ function developerOf(c: CompiledTools, options: DeveloperMessageOptions): Render
       return { text: renderJsdocDeveloperMessage(c.tools, options), diagnostics: c.diagnostics };
     case 'xml':
       throw new CompileError([{ code: 'usage/no-developer-message', severity: 'error', path: '', message: 'the xml target has no developer message: its templates put the tools in the system turn (use the catalog or the whole prompt)' }]);
+    case 'family':
+      throw noFamilyPart(options, 'developer');
   }
 }
 
 /** The system message: identity, dates, reasoning, builtin tools, channels and the routing line. */
-export function renderSystemMessage(options: SystemOptions = {}): MessageResult {
+export function renderSystemMessage(rawOptions: SystemOptions = {}): MessageResult {
+  const options = prepare(rawOptions);
   const text = systemOf(options);
   return { text, message: renderEnvelope({ role: 'system', content: text }), diagnostics: [] };
 }
@@ -220,6 +265,8 @@ function systemOf(options: SystemOptions): string {
     case 'ollama':
       // Ollama writes its routing line from the tools it is given: a system message alone has none
       return ollamaParts(NO_TOOLS, options).system;
+    case 'family':
+      throw noFamilyPart(options, 'system');
     case 'xml':
       throw new CompileError([{ code: 'usage/no-system-message', severity: 'error', path: '', message: 'the xml target has no separate system message: its templates build the system turn around the tools (use the catalog or the whole prompt)' }]);
     case 'openai-harmony':
@@ -239,7 +286,8 @@ function systemOf(options: SystemOptions): string {
  * instructions), the conversation, and `<|start|>assistant` when `completion` is set.
  * The chat-template flavor and the xml target assemble it as their templates do.
  */
-export function renderPrompt(options: PromptOptions = {}): PromptResult {
+export function renderPrompt(rawOptions: PromptOptions = {}): PromptResult {
+  const options = prepare(rawOptions);
   const c = options.tools === undefined ? NO_TOOLS : compileTools(options.tools, options);
   const kind = targetOf(options);
   const conversation = options.messages !== undefined ? readMessages(options.messages, options.messageFormat) : undefined;
@@ -249,6 +297,7 @@ export function renderPrompt(options: PromptOptions = {}): PromptResult {
     return serverPrompt(server, c, c.tools.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
   }
   if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
+  if (kind === 'family') return familyPrompt(c, options, conversation?.conversation);
   const messages = harmonyMessages(conversation?.conversation);
   if (kind === 'chat-template') return chatTemplatePrompt(c, options, messages);
   const ns = options.namespace ?? 'functions';
@@ -331,7 +380,7 @@ function chatTemplatePrompt(c: CompiledTools, options: PromptOptions, messages: 
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     tools,
     messages: messages.map((m) => ({ role: m.role, content: m.content })),
-    addGenerationPrompt: options.completion !== undefined,
+    addGenerationPrompt: completionRole(options.completion) !== undefined,
   });
   const developer = renderChatTemplateDeveloper(tools, options.instructions !== undefined ? { instructions: options.instructions } : {}).text;
   return {
@@ -351,19 +400,32 @@ function xmlPrompt(c: CompiledTools, options: PromptOptions, conversation: Conve
     dialect,
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     ...(messages !== undefined ? { messages } : {}),
-    addGenerationPrompt: options.completion !== undefined,
+    addGenerationPrompt: completionRole(options.completion) !== undefined,
   });
   return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics] };
 }
 
+/** A family's whole prompt: its template over the tools, the instructions as a first system message, the messages (text), the generation prompt. */
+function familyPrompt(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined): PromptResult {
+  const printer = familyOf(options);
+  const messages = conversation === undefined ? undefined : xmlMessages(conversation, `--model ${options.model}`);
+  const p = printer.prompt(c.definitions, {
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    ...(messages !== undefined ? { messages } : {}),
+    ...(options.date !== undefined ? { date: options.date } : {}),
+  });
+  const catalog = printer.catalog(c.definitions).text;
+  return { text: p.text, system: '', ...(catalog !== '' ? { catalog } : {}), diagnostics: [...c.diagnostics, ...p.diagnostics] };
+}
+
 /** The xml templates' messages: `{role, content}` with text content only (their tool-call turns are not rendered here). */
-function xmlMessages(conversation: ConversationInput): { role: HarmonyMessage['role']; content: string }[] {
+function xmlMessages(conversation: ConversationInput, who = 'the xml target'): { role: HarmonyMessage['role']; content: string }[] {
   return conversation.items.map((m, i) => {
     const role = getKey(m, 'role');
     const content = getKey(m, 'content');
     const extra = isJsonObject(m) ? [...m.keys()].filter((k) => k !== 'role' && k !== 'content') : [];
     if (typeof role !== 'string' || typeof content !== 'string' || extra.length) {
-      throw new CompileError([{ code: 'usage/xml-messages', severity: 'error', path: conversation.pointers[i], message: `the xml target renders {role, content} messages with text content only${extra.length ? ` (this one has ${extra.map((k) => JSON.stringify(k)).join(', ')})` : ''}; tool-call turns are rendered for gpt-oss (--server)` }]);
+      throw new CompileError([{ code: 'usage/xml-messages', severity: 'error', path: conversation.pointers[i], message: `${who} renders {role, content} messages with text content only${extra.length ? ` (this one has ${extra.map((k) => JSON.stringify(k)).join(', ')})` : ''}; tool-call turns are rendered for gpt-oss (--server)` }]);
     }
     return { role: role as HarmonyMessage['role'], content };
   });
@@ -379,7 +441,9 @@ export interface PartOptions extends PromptOptions {
 }
 
 /** One part of the prompt for these tools: what `render --part` prints. */
-export function renderPart(tools: ToolsInput, options: PartOptions = {}): RenderResult {
+export function renderPart(tools: ToolsInput, rawOptions: PartOptions = {}): RenderResult {
+  const options = prepare(rawOptions);
+  if (targetOf(options) === 'family' && (options.part === 'system' || options.part === 'developer')) throw noFamilyPart(options, options.part);
   if (targetOf(options) === 'xml' && (options.part === 'system' || options.part === 'developer')) {
     throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
   }
@@ -446,7 +510,8 @@ export function isRequestBody(value: unknown): boolean {
  * all used; options given here fill in what the body does not say (a body's own value wins,
  * except `server`, `flavor` and `date`, which a body cannot carry).
  */
-export function renderRequest(body: unknown, options: RequestRenderOptions = {}): RequestPromptResult {
+export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = {}): RequestPromptResult {
+  const options = prepare(rawOptions);
   let json: JsonValue;
   try {
     json = typeof body === 'string' ? parseJson(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body) : asJson(body, '');

@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { FLAVORS, MESSAGE_FORMATS, SERVERS, TARGETS, XML_DIALECTS } from '../api/render.js';
 import { CONTROL_TOKEN_POLICIES } from '../input/control-tokens.js';
+import { modelNames } from '../api/models.js';
 
 /** The default config file name. */
 export const CONFIG_FILE = 'harmony-catalog.config.json';
@@ -57,6 +58,7 @@ export const Output = Type.Object(
     target: Type.Optional(Literals(TARGETS, 'the target')),
     flavor: Type.Optional(Literals(FLAVORS, 'the flavor')),
     dialect: Type.Optional(Literals(XML_DIALECTS, 'the dialect of the xml target')),
+    model: Type.Optional(Literals(modelNames(), 'a model name (harmony-catalog models lists them)')),
     instructions: Type.Optional(Type.String({ description: 'developer instructions' })),
     namespace: Type.Optional(NonEmpty('a namespace name')),
     namespaceDescription: Type.Optional(Type.String({ description: 'the namespace description' })),

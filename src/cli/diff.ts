@@ -2,6 +2,7 @@
 import { diffFlavors, DIFF_FLAVORS, formatDiff, type DiffFlavor } from '../diff.js';
 import { guard, MCP_HELP, MCP_OPTIONS, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
+import { toolsOfInput } from '../api/render.js';
 
 /** Help text of `diff`. */
 export const DIFF_HELP = `Usage: harmony-catalog diff <file|-|--mcp "command args"> [options]
@@ -62,7 +63,8 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!/^\d+$/.test(values.context)) throw new UsageError(`--context must be a whole number, not ${JSON.stringify(values.context)}`);
       context = Number(values.context);
     }
-    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
+    // a request body: its function tools
+    const text = toolsOfInput((await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input);
     const r = diffFlavors(text, { a, b, context });
     if (format === 'json') {
       io.stdout(`${JSON.stringify({ a: r.a, b: r.b, identical: r.identical, differ: r.differ, errors: r.errors, tools: r.tools, diagnostics: r.diagnostics }, null, 2)}\n`);

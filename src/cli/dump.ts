@@ -3,6 +3,10 @@ import { formatDiagnostic } from '../diagnostics.js';
 import { inventory, type Inventory, type InventoryTool } from '../inventory.js';
 import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
+import { isRequestBody, toolsOfInput } from '../api/render.js';
+import { readRequestBody } from '../conversation/read.js';
+import { parseJson, type JsonValue } from '../ir/json.js';
+import type { InventoryOptions } from '../inventory.js';
 import { loadToolsArg } from './sources.js';
 
 /** Help text of `dump`. */
@@ -10,7 +14,9 @@ export const DUMP_HELP = `Usage: harmony-catalog dump <file|-|--mcp "command arg
 
 One row per tool: its name, parameter count, tokens (o200k_harmony: the tool's share of the
 developer message) and lint findings; then the totals (system message, developer message,
-catalog). Messages are counted whole, <|start|> to <|end|>.
+catalog). Messages are counted whole, <|start|> to <|end|>. <file> may be a whole request body
+(Chat Completions, Responses, Anthropic): its function tools are listed, and the totals add the
+whole prompt with its conversation, as the --server builds it.
 
 Options:
   --sort <key>          input (default) | tokens (most first) | name
@@ -25,10 +31,11 @@ Options:
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 Render options, as for 'harmony-catalog render' (see its --help): --instructions, --namespace,
-  --date, --effort, --identity, --cutoff, --browser, --python, and the target/flavor options.
+  --date, --effort, --identity, --cutoff, --browser, --python, --server, --model, and the
+  target/flavor options.
 
 --format json prints {"tools": [{"name", "parameters", "tokens", "findings"}],
-"totals": {"system", "developer", "catalog"}, "diagnostics": [every input warning]} (with --show
+"totals": {"system", "developer", "catalog", "prompt"?}, "diagnostics": [every input warning]} (with --show
 each tool also has "text").
 Colours are used only on a terminal, never when NO_COLOR is set.
 Exit codes: 0 listed, 1 the input cannot be rendered or the catalog is over --max-tokens, 2 usage error.
@@ -65,10 +72,13 @@ export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<n
     const format = oneOf('--format', values.format ?? 'text', FORMATS);
     const max = values['max-tokens'];
     if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-tokens must be a whole number of tokens, not ${JSON.stringify(max)}`);
-    const { part: _p, ...options } = partOptionsFrom(values);
+    const { part: _p, ...given } = partOptionsFrom(values);
     const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
+    // a request body: its function tools, and its conversation and options for the whole prompt
+    const body = typeof loaded.input === 'string' && isRequestBody(loaded.input) ? readRequestBody(parseJson(loaded.input.replace(/^\uFEFF/, ''))) : undefined;
+    const options = body ? { ...given, ...requestOptions(body) } : given;
 
-    const inv = await inventory(loaded.input, options);
+    const inv = await inventory(toolsOfInput(loaded.input), options);
     if (!values.quiet) printDiagnostics(inv.diagnostics, io, 'warning', display);
     const rows = sortRows(inv.tools, sort);
     const color = useColor(io);
@@ -137,7 +147,7 @@ export function formatText(inv: Inventory, rows: readonly InventoryTool[], show:
   });
   const n = inv.tools.length;
   out.push('');
-  out.push(`${n} tool${n === 1 ? '' : 's'}; tokens (o200k_harmony): system ${inv.totals.system}, developer ${inv.totals.developer}, catalog ${inv.totals.catalog}`);
+  out.push(`${n} tool${n === 1 ? '' : 's'}; tokens (o200k_harmony): system ${inv.totals.system}, developer ${inv.totals.developer}, catalog ${inv.totals.catalog}${inv.totals.prompt !== undefined ? `; the whole prompt ${inv.totals.prompt}` : ''}`);
   const overhead = inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0);
   out.push(paint(color, DIM, `(messages counted whole, <|start|> to <|end|>; catalog text outside any tool: ${overhead})`));
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
@@ -160,7 +170,7 @@ function mdCell(s: string): string {
 export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
   const out = ['| tool | parameters | tokens | findings |', '| --- | ---: | ---: | ---: |'];
   for (const t of rows) out.push(`| ${mdCell(t.name)} | ${t.parameters} | ${t.tokens} | ${t.findings.length} |`);
-  out.push('', `**Totals** (o200k_harmony tokens): system ${inv.totals.system} · developer ${inv.totals.developer} · catalog ${inv.totals.catalog}`);
+  out.push('', `**Totals** (o200k_harmony tokens): system ${inv.totals.system} · developer ${inv.totals.developer} · catalog ${inv.totals.catalog}${inv.totals.prompt !== undefined ? ` · the whole prompt ${inv.totals.prompt}` : ''}`);
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
   if (findings.length) out.push('', '**Findings**', '', ...findings.map((f) => `- ${mdCell(f)}`));
   if (show) {
@@ -171,4 +181,17 @@ export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], s
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The render options a request body carries: its messages (in their shape), reasoning effort, tool choice and instructions. */
+function requestOptions(body: NonNullable<ReturnType<typeof readRequestBody>>): Partial<InventoryOptions> {
+  const c = body.conversation;
+  const instructions = typeof c.instructions === 'string' ? c.instructions : undefined;
+  return {
+    messages: c.items as JsonValue[] as never,
+    messageFormat: c.format,
+    ...(typeof body.effort === 'string' ? { effort: body.effort as InventoryOptions['effort'] } : {}),
+    ...(body.toolChoice !== undefined ? { toolChoice: body.toolChoice } : {}),
+    ...(instructions !== undefined ? { instructions } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/
 import { countListedFindings, listFindings } from '../lint/report.js';
 import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
+import { toolsOfInput } from '../api/render.js';
 
 /** Help text of `lint`. */
 export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command args"> [options]
@@ -73,7 +74,8 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       if (!/^\d+$/.test(raw)) throw new UsageError(`--max-warnings must be a whole number, not ${JSON.stringify(raw)}`);
       maxWarnings = Number(raw);
     }
-    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
+    // a request body: its function tools
+    const text = toolsOfInput((await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input);
     const r = lintTools(text, { flavors });
     const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
     // one rule for the listing and the counts: a finding the flavors say the same way is one finding

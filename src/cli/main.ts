@@ -13,6 +13,7 @@ export const COMMANDS: Record<string, Command> = {
   lint: { summary: 'what the model will not see (or will misread), per tool and flavor', run: async (a, io) => (await import('./lint.js')).lintCommand(a, io) },
   diff: { summary: 'each tool under two flavors (openai-harmony, chat-template, faithful): unified diffs', run: async (a, io) => (await import('./diff.js')).diffCommand(a, io) },
   dump: { summary: 'one row per tool: parameters, tokens, findings; and the token totals', run: async (a, io) => (await import('./dump.js')).dumpCommand(a, io) },
+  models: { summary: 'every --model name, the models it covers, where its template comes from', run: async (a, io) => (await import('./models.js')).modelsCommand(a, io) },
   parse: { summary: 'read what the model wrote: Harmony messages, the OpenAI response, tool calls checked', run: async (a, io) => (await import('./parse.js')).parseCommand(a, io) },
   build: { summary: 'render a config\'s sources into its output files (--check for CI)', run: async (a, io) => (await import('./build.js')).buildCommand(a, io) },
 };

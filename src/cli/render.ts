@@ -4,6 +4,8 @@ import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '..
 import { compileTools } from '../api/compile.js';
 import { FLAVORS, isRequestBody, MESSAGE_FORMATS, renderPart, renderRequest, SERVERS, TARGETS, XML_DIALECTS, type Flavor, type MessageFormat, type Part, type PartOptions, type ServerName, type Target, type XmlDialect } from '../api/render.js';
 import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
+import { BUILTIN_MODELS, modelNames } from '../api/models.js';
+import { isIsoDate } from '../api/options.js';
 import { CONTROL_TOKEN_POLICIES, type ControlTokenPolicy } from '../input/control-tokens.js';
 import { guard, mcpOptionsFrom, printDiagnostics, renderedOutput, UsageError, withoutBom, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
@@ -38,6 +40,11 @@ Options:
                         llama.cpp | mlx-lm | ollama (default: vllm for openai-harmony, transformers for the
                         chat template; used for request bodies and --jsonl messages)
   --dialect <d>         xml target: qwen | qwen3-coder | hermes | anthropic (default: qwen)
+  --model <name>        one name for the printer and the whole prompt: gpt-oss, gpt-oss-template,
+                        gpt-oss-ollama, qwen, qwen3-coder, hermes, or another family's official chat
+                        template (llama-3.1, mistral-nemo, kimi-k2, glm-4.6, granite-4.0…):
+                        'harmony-catalog models' lists them. A family's --part is catalog (its tools
+                        block) or prompt; with no messages its prompt has one user message, "hi"
   --faithful            openai-harmony layout, but what the reference prints as any is rewritten so the
                         schema's meaning stays visible (refs inlined, anyOf as unions, consts, number enums…)
   --no-format           jsdoc target: do not format the declarations with prettier
@@ -79,6 +86,7 @@ const OPTIONS = {
   target: { type: 'string' },
   flavor: { type: 'string' },
   dialect: { type: 'string' },
+  model: { type: 'string' },
   server: { type: 'string' },
   faithful: { type: 'boolean' },
   'no-format': { type: 'boolean' },
@@ -114,8 +122,19 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
   oneOf('dialect', XML_DIALECTS);
   oneOf('control-tokens', CONTROL_TOKEN_POLICIES);
   oneOf('server', SERVERS);
+  if (typeof values.date === 'string' && !isIsoDate(values.date)) throw new UsageError(`--date must be a calendar date written YYYY-MM-DD, not ${JSON.stringify(values.date)}`);
+  if (values.namespace !== undefined && !/^[A-Za-z_$][\w$.-]*$/.test(values.namespace as string)) throw new UsageError(`--namespace must be a name (letters, digits, _ $ . -; no spaces), not ${JSON.stringify(values.namespace)}`);
   if (values.server !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--server renders gpt-oss prompts: it goes with the harmony target only');
   if (values.flavor !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--flavor applies to the harmony target only');
+  if (values.model !== undefined) {
+    const names = modelNames();
+    if (!names.includes(values.model as string)) throw new UsageError(`--model must be one of ${names.join(', ')}, not ${JSON.stringify(values.model)} (harmony-catalog models lists them)`);
+    for (const k of ['target', 'flavor', 'dialect'] as const) if (values[k] !== undefined) throw new UsageError(`--model names the printer: drop --${k}`);
+    if (values.faithful) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --model');
+    const family = !BUILTIN_MODELS.some((m) => m.name === values.model || m.aliases.includes(values.model as string));
+    if (family && (part === 'system' || part === 'developer')) throw new UsageError(`--model ${values.model} has no ${part} message of its own: use --part catalog or prompt`);
+    if (family && values.server !== undefined) throw new UsageError(`--server renders gpt-oss prompts: it does not go with --model ${values.model}`);
+  }
   if (values.dialect !== undefined && values.target !== 'xml') throw new UsageError('--dialect applies to --target xml only');
   if (values.faithful && ((values.target !== undefined && values.target !== 'harmony') || values.flavor === 'chat-template')) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --flavor chat-template or another target');
   if (values['no-format'] && values.target !== 'jsdoc') throw new UsageError('--no-format applies to --target jsdoc only');
@@ -136,6 +155,7 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
     ...opt<Target>('target'),
     ...opt<Flavor>('flavor'),
     ...opt<XmlDialect>('dialect'),
+    ...opt<string>('model'),
     ...(values.faithful ? { lowering: 'faithful' as const } : {}),
     ...(values['control-tokens'] !== undefined ? { controlTokens: values['control-tokens'] as ControlTokenPolicy } : {}),
     ...opt<ServerName>('server'),
@@ -174,7 +194,7 @@ export async function renderCommand(argv: readonly string[], io: CliIo): Promise
 const CASE_OPTIONS: Record<string, 'string' | 'boolean'> = {
   instructions: 'string', date: 'string', effort: 'string', identity: 'string', cutoff: 'string',
   browser: 'boolean', python: 'boolean', namespace: 'string', part: 'string', completion: 'boolean',
-  target: 'string', flavor: 'string', dialect: 'string', server: 'string', message_format: 'string',
+  target: 'string', flavor: 'string', dialect: 'string', server: 'string', message_format: 'string', model: 'string',
 };
 
 /** One case of a jsonl file → its options (the command line's, overridden by the case's). */

@@ -136,6 +136,9 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
     if (found.bad) checkValues(input, problems);
     return input;
   }
+  // plain objects, arrays and JSON scalars (the usual input) in one pass; anything else the long way
+  const plain = plainJsonOf(input);
+  if (plain !== undefined) return plain;
   // schema-library schemas (zod…) become JSON Schema first; tool objects' functions are dropped
   const json = convertCollect(prepareJsValue(input, problems), '', problems, new Set());
   if (hasBadValue(json)) checkValues(json, problems);
@@ -226,6 +229,73 @@ function isJsonValue(v: unknown, found: { bad: boolean } = { bad: false }): v is
     }
   }
   return true;
+}
+
+/** Why the one-pass conversion gives up (thrown, caught in plainJsonOf). */
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+/** Deeper than this, the one-pass conversion gives up (the long way tells a cycle from depth). */
+const PLAIN_MAX_DEPTH = 2_000;
+const OBJECT_PROTO = Object.prototype;
+const ARRAY_PROTO = Array.prototype;
+const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
+
+/**
+ * A JavaScript value made of plain objects, arrays, strings, finite numbers, booleans and null,
+ * converted to a JsonValue in one pass; undefined for anything else (a schema library's schema, a
+ * function, a class instance, a Map, `toJSON`, a hole or `undefined` in an array, a bigint, a
+ * non-finite number, a lone surrogate, a cycle or very deep nesting, a getter that throws), which
+ * takes the long way (prepareJsValue, fromJs, the checks) with its diagnostics. Where both apply
+ * they give the same value: `undefined` properties left out, symbol keys skipped, numbers as
+ * `JsonNumber.of`, key order as `Object.keys`.
+ */
+function plainJsonOf(input: unknown): JsonValue | undefined {
+  try {
+    return plainValue(input, 0);
+  } catch {
+    return undefined;
+  }
+}
+
+function plainValue(v: unknown, depth: number): JsonValue {
+  switch (typeof v) {
+    case 'string':
+      if (!isWellFormed(v)) throw NOT_PLAIN;
+      return v;
+    case 'number':
+      if (!Number.isFinite(v)) throw NOT_PLAIN;
+      return JsonNumber.of(v);
+    case 'boolean':
+      return v;
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (v === null) return null;
+  if (depth > PLAIN_MAX_DEPTH) throw NOT_PLAIN;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto === ARRAY_PROTO) {
+    const a = v as Record<string | symbol, unknown> & unknown[];
+    // what prepareJsValue would take for a schema library's value or convert through toJSON
+    if (a._zod !== undefined || a._def !== undefined || a['~standard'] !== undefined || a[AI_SDK_SCHEMA] !== undefined || a.toJSON !== undefined) throw NOT_PLAIN;
+    const out: JsonValue[] = [];
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      if (x === undefined) throw NOT_PLAIN;
+      out.push(plainValue(x, depth + 1));
+    }
+    return out;
+  }
+  if (proto !== OBJECT_PROTO && proto !== null) throw NOT_PLAIN;
+  const o = v as Record<string | symbol, unknown>;
+  if (o[AI_SDK_SCHEMA] !== undefined) throw NOT_PLAIN;
+  const out = new Map<string, JsonValue>();
+  for (const k of Object.keys(o)) {
+    if (k === '_zod' || k === '_def' || k === '~standard' || k === 'toJSON' || !isWellFormed(k)) throw NOT_PLAIN;
+    const x = o[k];
+    if (x !== undefined) out.set(k, plainValue(x, depth + 1));
+  }
+  return out;
 }
 
 /**

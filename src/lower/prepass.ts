@@ -1,21 +1,29 @@
 /**
- * The pre-pass: json-schema-traverse visits every sub-schema with its JSON Pointer before
- * lowering. It enforces the limits (depth, size), reports keywords no JSON Schema draft or
- * OpenAPI defines, and resolves every local `$ref` (detecting ref-only cycles) so the
- * lowering only looks answers up.
+ * The pre-pass: visits every sub-schema with its JSON Pointer before lowering, in place on the
+ * lossless value. It enforces the limits (depth, size), reports keywords no JSON Schema draft or
+ * OpenAPI defines, and resolves every local `$ref` (detecting ref-only cycles) so the lowering
+ * only looks answers up.
+ *
+ * The walk is json-schema-traverse 1.0's (what this pass used before), visit for visit: the same
+ * sub-schema keywords (plus 2020-12's), the same order (a plain object's: integer-like keys
+ * first), the same pointers, so the same diagnostics in the same order, without copying each
+ * schema to a plain object first.
  */
-import traverse from 'json-schema-traverse';
-import { isJsonArray, isJsonObject, toJs, type JsonValue } from '../ir/json.js';
+import { escapePointerToken, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { LowerContext } from './context.js';
 import { localRefPointer, resolvePointer } from './refs.js';
 
-// json-schema-traverse 1.0 predates 2020-12: teach it the sub-schema keywords it lacks.
-const tables = traverse as unknown as Record<'arrayKeywords' | 'propsKeywords' | 'keywords', Record<string, boolean>>;
-tables.arrayKeywords.prefixItems = true;
-tables.propsKeywords.dependentSchemas = true;
-tables.keywords.unevaluatedItems = true;
-tables.keywords.unevaluatedProperties = true;
-tables.keywords.contentSchema = true;
+// json-schema-traverse 1.0's tables, with the 2020-12 keywords it lacks. Looked up with `in`, as it
+// does: a key Object.prototype has (`constructor`, `toString`, `__proto__`…) counts as one too.
+/** Keywords whose value is one sub-schema. */
+const SCHEMA_KEYWORDS: Record<string, boolean> = {
+  additionalItems: true, items: true, contains: true, additionalProperties: true, propertyNames: true, not: true, if: true, then: true, else: true,
+  unevaluatedItems: true, unevaluatedProperties: true, contentSchema: true,
+};
+/** Keywords whose value is an array of sub-schemas. */
+const ARRAY_KEYWORDS: Record<string, boolean> = { items: true, allOf: true, anyOf: true, oneOf: true, prefixItems: true };
+/** Keywords whose value is an object of sub-schemas. */
+const PROPS_KEYWORDS: Record<string, boolean> = { $defs: true, definitions: true, properties: true, patternProperties: true, dependencies: true, dependentSchemas: true };
 
 /** Every keyword of JSON Schema drafts 4 to 2020-12, plus OpenAPI's and Gemini's. */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
@@ -39,7 +47,7 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   if (!isJsonObject(schema)) return true;
-  // Depth and size first, iteratively: json-schema-traverse recurses.
+  // Depth and size first, iteratively: the visit below recurses (at most this deep).
   const maxJsonDepth = ctx.limits.maxDepth * 2 + 2;
   let count = 0;
   const values: JsonValue[] = [schema];
@@ -64,16 +72,71 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
     }
   }
 
-  traverse(toJs(schema) as traverse.SchemaObject, { allKeys: false }, (sub, pointer) => {
-    for (const key of Object.keys(sub)) {
-      if (KNOWN_KEYWORDS.has(key)) continue;
-      if (key.startsWith('x-')) continue; // vendor extensions are allowed by OpenAPI and ignored
-      ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
-    }
-    const ref = sub.$ref;
-    if (typeof ref === 'string') resolveRef(schema, ref, pointer, ctx);
-  });
+  visit(schema, '', schema, ctx);
   return true;
+}
+
+/** One sub-schema (an object; anything else is not visited): its unknown keywords, its `$ref`, then its sub-schemas. */
+function visit(sub: JsonObject, pointer: string, root: JsonValue, ctx: LowerContext): void {
+  const order = indexFirstOrder(sub);
+  for (const key of order ?? sub.keys()) {
+    if (KNOWN_KEYWORDS.has(key)) continue;
+    if (key.startsWith('x-')) continue; // vendor extensions are allowed by OpenAPI and ignored
+    ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+  }
+  const ref = sub.get('$ref');
+  if (typeof ref === 'string') resolveRef(root, ref, pointer, ctx);
+  for (const key of order ?? sub.keys()) {
+    const sch = sub.get(key) as JsonValue;
+    if (isJsonArray(sch)) {
+      if (key in ARRAY_KEYWORDS) {
+        for (let i = 0; i < sch.length; i++) {
+          const x = sch[i];
+          if (isJsonObject(x)) visit(x, `${pointer}/${key}/${i}`, root, ctx);
+        }
+      }
+    } else if (key in PROPS_KEYWORDS) {
+      if (isJsonObject(sch)) {
+        for (const prop of indexFirstOrder(sch) ?? sch.keys()) {
+          const x = sch.get(prop);
+          if (isJsonObject(x)) visit(x, `${pointer}/${key}/${escapePointerToken(prop)}`, root, ctx);
+        }
+      }
+    } else if (key in SCHEMA_KEYWORDS) {
+      if (isJsonObject(sch)) visit(sch, `${pointer}/${key}`, root, ctx);
+    }
+  }
+}
+
+/**
+ * The keys of an object in the order a plain JavaScript object enumerates them when that differs
+ * from the Map's: array indices (`0` … `4294967294`) first, ascending, then the others as
+ * written. Undefined when the object has no array-index key (the Map's order is that order).
+ */
+export function indexFirstOrder(m: JsonObject): string[] | undefined {
+  let indices: string[] | undefined;
+  for (const k of m.keys()) {
+    const c = k.charCodeAt(0);
+    if (c >= 48 && c <= 57 && isArrayIndex(k)) (indices ??= []).push(k);
+  }
+  if (indices === undefined) return undefined;
+  indices.sort((a, b) => Number(a) - Number(b));
+  const out = indices;
+  for (const k of m.keys()) {
+    const c = k.charCodeAt(0);
+    if (!(c >= 48 && c <= 57 && isArrayIndex(k))) out.push(k);
+  }
+  return out;
+}
+
+/** True for an array index as JavaScript objects order them: a canonical decimal integer up to 2^32 − 2. */
+function isArrayIndex(k: string): boolean {
+  if (k.length > 10 || (k.length > 1 && k.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return Number(k) <= 4294967294;
 }
 
 /** Resolve one `$ref` and record the answer for the lowering. */

@@ -3,8 +3,8 @@ import { renderEnvelope, type HarmonyMessage } from './envelope.js';
 
 /** How to render a conversation. */
 export interface ConversationOptions {
-  /** End with `<|start|>{role}` for the model to complete (usually `assistant`). */
-  readonly completion?: string;
+  /** End with `<|start|>{role}` for the model to complete (usually `assistant`; `true` means the assistant). */
+  readonly completion?: string | boolean;
   /** Drop earlier analysis messages when the conversation has a final answer (the reference's default). Default true. */
   readonly dropAnalysis?: boolean;
   /** Training render: the last assistant `final` message ends with `<|return|>`. */
@@ -29,6 +29,7 @@ export function renderConversation(messages: readonly HarmonyMessage[], options:
   let lastFinal = -1;
   if (options.training) list.forEach((m, i) => m.role === 'assistant' && m.channel === 'final' && (lastFinal = i));
   let out = list.map((m, i) => renderEnvelope(m, i === lastFinal)).join('');
-  if (options.completion) out += `<|start|>${options.completion}`;
+  const role = options.completion === true ? 'assistant' : options.completion;
+  if (role) out += `<|start|>${role}`;
   return out;
 }

@@ -1,5 +1,6 @@
-/** Model families (filled in by their printers): see registry.ts. */
+/** Model families of this group: MeetKai Functionary v3.2 and v3.1, Google Gemma 4 (see registry.ts). */
+import { FUNCTIONARY_32 } from './functionary-3.2.js';
 import type { FamilyPrinter } from './types.js';
 
 /** The families of this module, in the order `harmony-catalog models` lists them. */
-export const FAMILIES: readonly FamilyPrinter[] = [];
+export const FAMILIES: readonly FamilyPrinter[] = [FUNCTIONARY_32];

@@ -1,0 +1,118 @@
+/**
+ * Mistral Nemo Instruct 2407: `[AVAILABLE_TOOLS][…][/AVAILABLE_TOOLS]` before the last user
+ * message, written by hand from each function's items: string values (and every key) pasted
+ * between quotes unescaped, other values through `tojson`, a `return` key dropped.
+ */
+import type { Diagnostic } from '../../diagnostics.js';
+import { escapePointerToken, quoteJsonString, type JsonValue } from '../../ir/json.js';
+import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
+import { JinjaError, undefinedElement } from '../chat-template/python.js';
+import { pythonJsonDumps } from '../xml/python.js';
+import { templateFunction } from '../xml/qwen.js';
+import { assertUtf8, failFamily, familyMessages } from './llama-mistral-granite-python.js';
+import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+
+const NAME = 'mistral-nemo';
+
+/** The function's items as the template's loop sees them: `tool.items() if key != "return"`. */
+function printedItems(tool: ToolDefinition): [string, JsonValue][] {
+  return [...templateFunction(tool)].filter(([k]) => k !== 'return');
+}
+
+/** One tool: `{"type": "function", "function": {` + `"key": "string"` pasted raw, or `"key": ` + `val|tojson` + `}}`. */
+function nemoTool(tool: ToolDefinition): string {
+  // `'"' + key + '": "' + val + '"'`: neither the key nor a string value is escaped
+  const items = printedItems(tool).map(([k, v]) => (typeof v === 'string' ? `"${k}": "${v}"` : `"${k}": ${pythonJsonDumps(v)}`));
+  return `{"type": "function", "function": {${items.join(', ')}}}`;
+}
+
+/** The `[AVAILABLE_TOOLS]` block (empty without tools: `tools is none`). */
+export function nemoToolsBlock(tools: readonly ToolDefinition[]): string {
+  if (tools.length === 0) return '';
+  return `[AVAILABLE_TOOLS][${tools.map(nemoTool).join(', ')}][/AVAILABLE_TOOLS]`;
+}
+
+/** What a JSON reader trips on in a string pasted unescaped. */
+function unescapedHazard(s: string): string | undefined {
+  if (quoteJsonString(s) === `"${s}"`) return undefined;
+  if (s.includes('"')) return 'a double quote';
+  if (s.includes('\\')) return 'a backslash';
+  return 'a control character (line break, tab…)';
+}
+
+/** `family/unparseable` warnings: keys and string values the template pastes between quotes without JSON escaping. */
+export function nemoFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of tools) {
+    for (const [k, v] of printedItems(tool)) {
+      const pointer = k === 'parameters' ? tool.parametersPointer : toolFieldPointer(tool, escapePointerToken(k));
+      const keyHazard = unescapedHazard(k);
+      if (keyHazard !== undefined) {
+        out.push({ code: 'family/unparseable', severity: 'warning', tool: tool.name, path: pointer, message: `the key ${JSON.stringify(k)} holds ${keyHazard} and Mistral Nemo's template pastes it into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON` });
+      }
+      const valueHazard = typeof v === 'string' ? unescapedHazard(v) : undefined;
+      if (valueHazard !== undefined) {
+        out.push({ code: 'family/unparseable', severity: 'warning', tool: tool.name, path: pointer, message: `the ${k} holds ${valueHazard} and Mistral Nemo's template pastes string values into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON` });
+      }
+    }
+  }
+  return out;
+}
+
+/** Jinja2 `message == user_messages[-1]`: dict equality, so an earlier user message with the same text also gets the tools. */
+function sameMessage(a: FamilyMessage, b: FamilyMessage): boolean {
+  return a.role === b.role && a.content === b.content;
+}
+
+function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
+  const messages = familyMessages(options);
+  if (messages.length === 0) failFamily(NAME, undefined, '', 'the template reads messages[0]["role"] and there are no messages', undefinedElement([], 0));
+  const system = messages[0].role === 'system' ? messages[0].content : undefined;
+  const loop = system !== undefined ? messages.slice(1) : messages;
+  const users = loop.filter((m) => m.role === 'user');
+  // roles must alternate user/assistant, tool results aside
+  let index = 0;
+  for (const m of loop) {
+    if (m.role === 'tool' || m.role === 'tool_results') continue;
+    if ((m.role === 'user') !== (index % 2 === 0)) {
+      failFamily(NAME, undefined, '', 'the messages do not alternate user/assistant', new JinjaError('TemplateError', 'After the optional system message, conversation roles must alternate user/assistant/user/assistant/...'));
+    }
+    index++;
+  }
+  let out = '<s>';
+  loop.forEach((m, i) => {
+    if (m.role === 'user') {
+      if (tools.length > 0 && sameMessage(m, users[users.length - 1])) out += nemoToolsBlock(tools);
+      // the system text joins the user message only when that message is the conversation's last
+      out += i === loop.length - 1 && system !== undefined ? `[INST]${system}\n\n${m.content}[/INST]` : `[INST]${m.content}[/INST]`;
+    } else if (m.role === 'assistant') {
+      out += `${m.content}</s>`;
+    } else if (m.role === 'tool' || m.role === 'tool_results') {
+      // a text message has no tool_call_id, which the template requires
+      failFamily(NAME, undefined, '', 'a tool result needs a tool_call_id of 9 characters', new JinjaError('TemplateError', 'Tool call IDs should be alphanumeric strings with length 9!'));
+    } else {
+      failFamily(NAME, undefined, '', `the role ${JSON.stringify(m.role)} is not supported`, new JinjaError('TemplateError', 'Only user and assistant roles are supported, with the exception of an initial optional system message!'));
+    }
+  });
+  // no generation prompt: the template never reads add_generation_prompt
+  return out;
+}
+
+/** Mistral Nemo Instruct 2407. */
+export const MISTRAL_NEMO: FamilyPrinter = {
+  name: NAME,
+  aliases: [],
+  models: 'Mistral Nemo Instruct 2407',
+  template: 'mistralai-Mistral-Nemo-Instruct-2407',
+  source: 'llama.cpp models/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (PR #9639)',
+  catalog(tools: readonly ToolDefinition[]): FamilyText {
+    const text = nemoToolsBlock(tools);
+    assertUtf8(NAME, text, tools);
+    return { text, diagnostics: nemoFindings(tools) };
+  },
+  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
+    const text = renderNemo(tools, options);
+    assertUtf8(NAME, text, tools);
+    return { text, diagnostics: nemoFindings(tools) };
+  },
+};

@@ -1,0 +1,209 @@
+/** The report page's own style and script, inlined into every page (no network, no external file). */
+import { createHash } from 'node:crypto';
+
+/** The page's style sheet: screen, keyboard focus and print. */
+export const REPORT_CSS = `
+:root { color-scheme: light; --fg: #1d1f23; --muted: #5b616b; --line: #d5d9e0; --bg: #ffffff; --panel: #f6f7f9;
+  --bar: #3465a4; --bar-bg: #e4e9f1; --err: #a4161a; --err-bg: #fde8e8; --warn: #7a4f00; --warn-bg: #fff1cc;
+  --info: #1f5f99; --info-bg: #e6f0fa; --chg: #fff3bf; --chg-line: #b58400; --focus: #0b57d0; }
+* { box-sizing: border-box; }
+html { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; padding: 0 1.5rem 3rem; max-width: 110rem; }
+h1 { font-size: 1.5rem; margin: 1.25rem 0 .25rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; }
+h3 { font-size: 1rem; margin: 1.1rem 0 .4rem; }
+p { margin: .4rem 0; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .86rem; }
+a { color: var(--focus); }
+.lede { color: var(--muted); max-width: 60rem; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1rem; top: .5rem; background: var(--bg); padding: .25rem .5rem; z-index: 5; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.cards { display: flex; flex-wrap: wrap; gap: .6rem; margin: 1rem 0 .5rem; padding: 0; list-style: none; }
+.cards li { border: 1px solid var(--line); border-radius: 6px; padding: .45rem .8rem; min-width: 9rem; background: var(--panel); }
+.cards .k { display: block; color: var(--muted); font-size: .8rem; }
+.cards .v { font-size: 1.25rem; font-weight: 650; font-variant-numeric: tabular-nums; }
+.cards .s { display: block; color: var(--muted); font-size: .78rem; }
+.sev { display: inline-block; border-radius: 4px; padding: 0 .35rem; font-weight: 600; font-size: .82rem; white-space: nowrap; border: 1px solid currentColor; }
+.sev.error { color: var(--err); background: var(--err-bg); border-width: 2px; }
+.sev.warning { color: var(--warn); background: var(--warn-bg); }
+.sev.info { color: var(--info); background: var(--info-bg); }
+.sev.none { color: var(--muted); border-color: var(--line); font-weight: 400; }
+.tag { display: inline-block; font-size: .78rem; font-weight: 600; border: 2px solid var(--err); color: var(--err); background: var(--err-bg); border-radius: 4px; padding: 0 .3rem; margin-left: .3rem; white-space: nowrap; }
+dl.options { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .5rem 0; font-size: .9rem; }
+dl.options dt { color: var(--muted); }
+dl.options dd { margin: 0; overflow-wrap: anywhere; }
+.gauge { position: relative; height: 1.1rem; background: var(--bar-bg); border: 1px solid var(--line); border-radius: 3px; max-width: 40rem; margin: .4rem 0; }
+.gauge .fill { position: absolute; inset: 0 auto 0 0; background: var(--bar); }
+.gauge .fill.over { background: repeating-linear-gradient(135deg, var(--err) 0 6px, #c8474b 6px 12px); }
+.gauge .mark { position: absolute; top: -.35rem; bottom: -.35rem; width: 0; border-left: 3px solid var(--fg); }
+.over-text { color: var(--err); font-weight: 650; }
+table.share { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; }
+table.share caption { text-align: left; color: var(--muted); padding: .25rem 0 .5rem; caption-side: top; }
+table.share th, table.share td { border-bottom: 1px solid var(--line); padding: .2rem .45rem; text-align: left; vertical-align: middle; }
+table.share thead th { position: sticky; top: 0; background: var(--bg); z-index: 1; border-bottom: 2px solid var(--fg); font-size: .88rem; }
+table.share th.n, table.share td.n { text-align: right; }
+table.share col.c-i { width: 3.5rem; } table.share col.c-name { width: 34%; } table.share col.c-p { width: 6rem; }
+table.share col.c-t { width: 6.5rem; } table.share col.c-bar { width: 28%; } table.share col.c-run { width: 8rem; } table.share col.c-f { width: 14rem; }
+th button { font: inherit; font-weight: 650; color: inherit; background: none; border: 1px solid transparent; border-radius: 4px; padding: .15rem .3rem; cursor: pointer; width: 100%; text-align: inherit; }
+th button:hover { border-color: var(--line); background: var(--panel); }
+th button .ind { display: inline-block; width: 1em; text-align: center; color: var(--muted); }
+th[aria-sort="ascending"] button .ind, th[aria-sort="descending"] button .ind { color: var(--fg); }
+td.name { overflow-wrap: anywhere; }
+td.name a { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .86rem; }
+.bar { display: inline-block; vertical-align: middle; width: calc(100% - 4.2rem); height: .8rem; background: var(--bar-bg); border-radius: 2px; overflow: hidden; }
+.bar span { display: block; height: 100%; background: var(--bar); min-width: 1px; }
+.pct { display: inline-block; width: 4rem; text-align: right; color: var(--muted); font-size: .82rem; }
+tr.over td.run { color: var(--err); font-weight: 650; }
+tr.over td.run::before { content: "over "; font-weight: 400; font-size: .78rem; }
+tr.budget td { border-top: 3px solid var(--fg); border-bottom: 3px solid var(--fg); background: var(--panel); font-weight: 650; padding: .35rem .5rem; }
+.tools-head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.tools-head button { font: inherit; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); cursor: pointer; }
+details.tool { border: 1px solid var(--line); border-radius: 6px; margin: .35rem 0; }
+details.tool > summary { cursor: pointer; padding: .4rem .7rem; display: flex; flex-wrap: wrap; gap: .3rem .8rem; align-items: baseline; }
+details.tool > summary .tname { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight: 650; overflow-wrap: anywhere; }
+details.tool > summary .meta { color: var(--muted); font-size: .86rem; }
+details.tool[open] > summary { border-bottom: 1px solid var(--line); background: var(--panel); }
+.panel { padding: .3rem .9rem .8rem; }
+.desc { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 70rem; }
+.cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: .8rem; }
+figure.col { margin: 0; border: 1px solid var(--line); border-radius: 4px; min-width: 0; }
+figure.col figcaption { padding: .3rem .6rem; background: var(--panel); border-bottom: 1px solid var(--line); font-size: .85rem; }
+figure.col figcaption b { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+figure.col figcaption .note { color: var(--muted); display: block; font-size: .78rem; }
+pre.r { margin: 0; padding: .5rem .6rem .5rem 1.7rem; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4; }
+pre.r .chg { display: inline-block; width: 100%; min-height: 1.4em; vertical-align: top; background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); position: relative; }
+pre.r .chg::before { content: "\\394"; position: absolute; left: -1.3rem; color: var(--chg-line); font-weight: 700; }
+mark.ctl { background: var(--err-bg); color: var(--err); outline: 2px dashed var(--err); outline-offset: 1px; font-weight: 700; border-radius: 2px; }
+mark.ctl::before { content: "\\26A0\\FE0E\\00A0"; }
+.refused { margin: 0; padding: .6rem; color: var(--err); background: var(--err-bg); white-space: pre-wrap; overflow-wrap: anywhere; }
+.refused strong::before { content: "\\2716\\00A0"; }
+.chg-key { display: inline-block; background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); padding: 0 .4rem 0 .6rem; }
+ol.findings { list-style: none; padding: 0; margin: .3rem 0; }
+ol.findings > li { border-left: 4px solid var(--line); padding: .3rem .6rem; margin: .35rem 0; background: var(--bg); }
+ol.findings > li.error { border-left: 6px double var(--err); background: var(--err-bg); }
+ol.findings > li.warning { border-left-color: var(--warn); }
+ol.findings > li.info { border-left-color: var(--info); }
+ol.findings .where { font-size: .84rem; overflow-wrap: anywhere; }
+ol.findings .msg { margin: .2rem 0; }
+pre.frag { margin: .2rem 0 0; padding: .35rem .5rem; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 18rem; overflow: auto; }
+.legend { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; font-size: .85rem; color: var(--muted); margin: .5rem 0; padding: 0; list-style: none; }
+.notes li { overflow-wrap: anywhere; }
+footer { margin-top: 2.5rem; color: var(--muted); font-size: .82rem; border-top: 1px solid var(--line); padding-top: .5rem; }
+@media (max-width: 50rem) { table.share col.c-bar, table.share col.c-run { width: 0; } table.share .bar-cell, table.share .run { display: none; } }
+@media print {
+  html { font-size: 10pt; }
+  body { padding: 0; max-width: none; }
+  .skip, .tools-head button, .noprint { display: none !important; }
+  a { color: inherit; text-decoration: none; }
+  th button { border: 0; padding: 0; }
+  th button .ind { display: none; }
+  th[aria-sort="ascending"] button .ind, th[aria-sort="descending"] button .ind { display: inline-block; }
+  table.share thead th { position: static; }
+  tr, li, figure.col { break-inside: avoid; }
+  details.tool { break-inside: auto; }
+  .bar, .bar span, .gauge, .gauge .fill, .sev, .tag, mark.ctl, pre.r .chg, ol.findings > li, tr.budget td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  .cols { grid-template-columns: 1fr; }
+  pre.frag { max-height: none; overflow: visible; }
+}
+`;
+
+/**
+ * The page's script: sort the table (header buttons: click, Enter or Space), keep the running
+ * total and the budget line right after a sort, open a tool's panel from its link, expand or
+ * collapse every panel, and open the panels to print (up to 200 tools). It reads only the page.
+ */
+export const REPORT_SCRIPT = `(function () {
+  'use strict';
+  var table = document.getElementById('share');
+  if (!table) return;
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.querySelectorAll('tr.tool'));
+  var budgetRow = body.querySelector('tr.budget');
+  var overhead = Number(table.getAttribute('data-overhead')) || 0;
+  var budgetText = table.getAttribute('data-budget');
+  var budget = budgetText === null ? null : Number(budgetText);
+  var fmt = function (n) { return n.toLocaleString('en-US'); };
+  var num = function (r, k) { return Number(r.getAttribute('data-' + k)); };
+  var byIndex = function (a, b) { return num(a, 'i') - num(b, 'i'); };
+  var compare = {
+    i: byIndex,
+    name: function (a, b) { var x = a.getAttribute('data-name'), y = b.getAttribute('data-name'); return x < y ? -1 : x > y ? 1 : 0; },
+    params: function (a, b) { return num(a, 'params') - num(b, 'params'); },
+    tokens: function (a, b) { return num(a, 'tokens') - num(b, 'tokens'); },
+    findings: function (a, b) { return (num(a, 'errors') - num(b, 'errors')) || (num(a, 'warnings') - num(b, 'warnings')) || (num(a, 'findings') - num(b, 'findings')); }
+  };
+  var firstDirection = { i: 'ascending', name: 'ascending', params: 'descending', tokens: 'descending', findings: 'descending' };
+  var current = { key: 'i', dir: 'ascending' };
+
+  function layout(order) {
+    var frag = document.createDocumentFragment();
+    var run = overhead, placed = false;
+    for (var k = 0; k < order.length; k++) {
+      var r = order[k], t = num(r, 'tokens');
+      if (budgetRow && !placed && run + t > budget) { frag.appendChild(budgetRow); placed = true; }
+      run += t;
+      r.querySelector('td.run').textContent = fmt(run);
+      if (budget !== null) r.classList.toggle('over', run > budget);
+      frag.appendChild(r);
+    }
+    if (budgetRow && !placed) frag.appendChild(budgetRow);
+    body.appendChild(frag);
+  }
+
+  function sortBy(key, dir) {
+    var cmp = compare[key];
+    var sign = dir === 'ascending' ? 1 : -1;
+    var order = rows.slice().sort(function (a, b) { return sign * cmp(a, b) || byIndex(a, b); });
+    layout(order);
+    current = { key: key, dir: dir };
+    var heads = table.tHead.querySelectorAll('th[data-key]');
+    for (var h = 0; h < heads.length; h++) {
+      var th = heads[h], on = th.getAttribute('data-key') === key;
+      if (on) th.setAttribute('aria-sort', dir); else th.removeAttribute('aria-sort');
+      th.querySelector('.ind').textContent = on ? (dir === 'ascending' ? '\\u25B2' : '\\u25BC') : '\\u2195';
+    }
+    var status = document.getElementById('sort-status');
+    if (status) status.textContent = 'Sorted by ' + table.tHead.querySelector('th[data-key="' + key + '"] .label').textContent + ', ' + dir + '.';
+    table.setAttribute('data-sorted', key + ' ' + dir);
+  }
+
+  table.tHead.addEventListener('click', function (e) {
+    var button = e.target.closest ? e.target.closest('th[data-key] button') : null;
+    if (!button) return;
+    var key = button.parentNode.getAttribute('data-key');
+    var dir = key === current.key ? (current.dir === 'ascending' ? 'descending' : 'ascending') : firstDirection[key];
+    sortBy(key, dir);
+  });
+
+  function openFromHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var d = id ? document.getElementById(id) : null;
+    if (d && d.tagName === 'DETAILS') {
+      d.open = true;
+      var s = d.querySelector('summary');
+      if (s) s.focus({ preventScroll: true });
+    }
+  }
+  window.addEventListener('hashchange', openFromHash);
+  openFromHash();
+
+  var panels = function () { return document.querySelectorAll('details.tool'); };
+  var setAll = function (open) { var p = panels(); for (var i = 0; i < p.length; i++) p[i].open = open; };
+  var ex = document.getElementById('expand-all'), co = document.getElementById('collapse-all');
+  if (ex) ex.addEventListener('click', function () { setAll(true); });
+  if (co) co.addEventListener('click', function () { setAll(false); });
+
+  var opened = [];
+  window.addEventListener('beforeprint', function () {
+    var p = panels();
+    if (p.length > 200) return;
+    opened = [];
+    for (var i = 0; i < p.length; i++) if (!p[i].open) { p[i].open = true; opened.push(p[i]); }
+  });
+  window.addEventListener('afterprint', function () { for (var i = 0; i < opened.length; i++) opened[i].open = false; opened = []; });
+  document.documentElement.setAttribute('data-ready', 'true');
+})();`;
+
+/** The Content-Security-Policy of the page: nothing from the network; only the page's own script runs (by its hash). */
+export const REPORT_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${createHash('sha256').update(REPORT_SCRIPT, 'utf8').digest('base64')}'; base-uri 'none'; form-action 'none'`;

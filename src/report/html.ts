@@ -1,0 +1,80 @@
+/** HTML text of the report: escaping, control-token spellings marked, changed lines marked, JSON fragments. */
+import { isJsonArray, isJsonNumber, isJsonObject, quoteJsonString, type JsonValue } from '../ir/json.js';
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+// C0 controls (but tab and line breaks) and DEL: shown as their Unicode control pictures (U+2400…), never raw
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Text as HTML text or attribute value: `& < > " '` escaped, control characters shown as control pictures. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(CONTROLS, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+}
+
+/** A number with thousands separators (`276,479`). */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `1 tool`, `2 tools`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+function regexQuote(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Text as HTML with each control-token spelling (of `spellings`) in a `<mark class="ctl">`: the page
+ * shows it with a visible marker and an outline (not colour alone), its title says what it is.
+ */
+export function markedText(text: string, spellings: readonly string[]): string {
+  if (spellings.length === 0) return escapeHtml(text);
+  const re = new RegExp([...spellings].sort((a, b) => b.length - a.length).map(regexQuote).join('|'), 'g');
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    out += escapeHtml(text.slice(at, m.index));
+    out += `<mark class="ctl" title="control-token spelling: a server that tokenizes special tokens in text reads a real token here">${escapeHtml(m[0])}</mark>`;
+    at = m.index + m[0].length;
+  }
+  return out + escapeHtml(text.slice(at));
+}
+
+/** A rendering as the HTML inside its `<pre>`: control tokens marked, and the lines of `changed` (0-based) in `<span class="chg">`. */
+export function renderingHtml(text: string, spellings: readonly string[], changed: ReadonlySet<number> = new Set()): string {
+  if (changed.size === 0) return markedText(text, spellings);
+  return text
+    .split('\n')
+    .map((line, i) => (changed.has(i) ? `<span class="chg">${markedText(line, spellings)}</span>` : markedText(line, spellings)))
+    .join('\n');
+}
+
+/** JSON with two-space indentation, numbers as written, key order kept. */
+export function prettyJson(v: JsonValue, indent = ''): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'string') return quoteJsonString(v);
+  if (isJsonNumber(v)) return v.text;
+  const inner = `${indent}  `;
+  if (isJsonArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + prettyJson(x, inner)).join(',\n')}\n${indent}]`;
+  if (isJsonObject(v)) {
+    if (v.size === 0) return '{}';
+    return `{\n${[...v].map(([k, x]) => `${inner}${quoteJsonString(k)}: ${prettyJson(x, inner)}`).join(',\n')}\n${indent}}`;
+  }
+  return String(v);
+}
+
+/** At most `lines` lines and `chars` characters of a text, and how much was left out. */
+export function clip(text: string, lines = 40, chars = 3000): { readonly text: string; readonly omitted: number } {
+  let end = Math.min(text.length, chars);
+  let at = -1;
+  for (let n = 0; n < lines; n++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) break;
+  }
+  if (at >= 0) end = Math.min(end, at);
+  return end >= text.length ? { text, omitted: 0 } : { text: text.slice(0, end), omitted: text.length - end };
+}

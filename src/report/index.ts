@@ -1,0 +1,315 @@
+/**
+ * The report: one self-contained HTML page of what the model reads for a tool set, what each tool
+ * costs (the inventory's exact o200k_harmony shares) and what it loses (lint findings), with each
+ * tool's rendering under several renderers side by side and the lines where the two gpt-oss
+ * renderers differ marked (the `diff` result). Gathering is here; the page is `page.ts`.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { asRead, readTools, type ToolsInput } from '../api/compile.js';
+import { standaloneTools, toolDocument, valueAt } from '../build/tool-values.js';
+import { diffFlavors, type DiffResult } from '../diff.js';
+import type { ReadResult, ToolDefinition } from '../input/types.js';
+import { findControlTokens, findControlTokensInKey } from '../input/control-tokens.js';
+import { inventory, type Inventory, type InventoryOptions } from '../inventory.js';
+import { isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
+import { countFindings, type LintFlavor } from '../lint/index.js';
+import { listFindings } from '../lint/report.js';
+import { ColumnPrinter, reportColumns, type ColumnEntry, type ReportColumn } from './columns.js';
+import { reportPage } from './page.js';
+
+export { dialectColumn, flavorColumn, jsdocColumn, reportColumns, type ColumnOptions, type ReportColumn } from './columns.js';
+
+/** Options of `renderReport`: the render options (as for `inventory`), the columns, a token budget. */
+export interface ReportOptions extends InventoryOptions {
+  /**
+   * The renderings shown side by side, in order. Default: the rendering the options choose (the one
+   * counted), then the other renderings of its target (`reportColumns(options)`).
+   */
+  readonly columns?: readonly ReportColumn[];
+  /** A token budget for the catalog: drawn as a line in the table and on the catalog's gauge. */
+  readonly maxTokens?: number;
+  /** What the tools are (a file name, `mcp: <command>`), shown in the title. */
+  readonly source?: string;
+}
+
+/** One finding as the page lists it: under the flavors that say it, with the schema text its pointer points at. */
+export interface ReportFinding {
+  readonly code: string;
+  readonly severity: Diagnostic['severity'];
+  readonly path: string;
+  readonly message: string;
+  readonly flavors: readonly LintFlavor[];
+  /** The input value at `path`, when it resolves. */
+  readonly fragment?: JsonValue;
+}
+
+/** One tool as the page shows it. */
+export interface ReportTool {
+  readonly index: number;
+  readonly name: string;
+  readonly title?: string;
+  /** The description when it is a string. */
+  readonly description?: string;
+  /** JSON Pointer of the tool in the input. */
+  readonly pointer: string;
+  readonly parameters: number;
+  readonly tokens: number;
+  readonly findings: readonly ReportFinding[];
+  readonly counts: { readonly errors: number; readonly warnings: number; readonly infos: number };
+  /** Diagnostics of reading and rendering under this tool's pointer. */
+  readonly notes: readonly Diagnostic[];
+  /** The control-token spellings in the tool's own text (name, title, description, schema strings and keys). */
+  readonly controlTokens: readonly string[];
+  /** Its text in each column. */
+  readonly entries: readonly ColumnEntry[];
+  /** Per column, the lines (0-based) that differ between the two diffed columns; empty for the others. */
+  readonly changed: readonly ReadonlySet<number>[];
+  /** The diff of the two diffed columns, when there are two: identical, differ, error (one side fails). */
+  readonly diff?: 'identical' | 'differ' | 'error';
+  /** The unified diff, when the differing lines could not be placed in the columns' text. */
+  readonly patch?: string;
+}
+
+/** Everything the page is made of. */
+export interface ReportModel {
+  readonly source?: string;
+  /** The rendering whose tokens are counted (`openai-harmony`, `chat-template`, `qwen`…). */
+  readonly counted: string;
+  readonly columns: readonly ReportColumn[];
+  /** The two columns whose differing lines are marked, when there are two. */
+  readonly diffed?: readonly [number, number];
+  readonly inventory: Inventory;
+  readonly tools: readonly ReportTool[];
+  readonly counts: { readonly errors: number; readonly warnings: number; readonly infos: number };
+  /** Catalog tokens outside any tool (headings, namespace lines). */
+  readonly overhead: number;
+  readonly lint: readonly LintFlavor[];
+  /** Diagnostics that belong to no tool. */
+  readonly notes: readonly Diagnostic[];
+  readonly options: ReportOptions;
+  readonly maxTokens?: number;
+}
+
+/** A rendered report: the page and what it was made of. */
+export interface Report {
+  readonly html: string;
+  readonly model: ReportModel;
+}
+
+/** The HTML report of a tool set (any input `readTools` accepts): one self-contained page. */
+export async function renderReport(tools: ToolsInput, options: ReportOptions = {}): Promise<string> {
+  return (await buildReport(tools, options)).html;
+}
+
+/** The report and its model (the totals, per tool data), for a caller that needs both (the CLI's budget check). */
+export async function buildReport(input: ToolsInput, options: ReportOptions = {}): Promise<Report> {
+  const model = await reportModel(input, options);
+  return { html: reportPage(model), model };
+}
+
+/** The name of the rendering the options choose (the one the inventory counts). */
+export function countedRendering(options: InventoryOptions): string {
+  const target = options.target ?? 'harmony';
+  if (target === 'xml') return options.dialect ?? 'qwen';
+  if (target === 'jsdoc') return 'jsdoc';
+  return options.lowering === 'faithful' ? 'faithful' : (options.flavor ?? 'openai-harmony');
+}
+
+/** Gather what the page shows. */
+export async function reportModel(input: ToolsInput, options: ReportOptions = {}): Promise<ReportModel> {
+  const columns = options.columns ?? reportColumns(options);
+  const lint = options.lint === false ? [] : (options.lint ?? lintOfColumns(columns));
+  const { columns: _c, maxTokens: _m, source: _s, ...inventoryOptions } = options;
+  const inv = await inventory(input, { ...inventoryOptions, lint });
+
+  const read = asRead(input);
+  const doc = isReadResultInput(input, read) ? undefined : toolDocument(input);
+  const values = standaloneTools(doc, read.tools);
+  const printers = columns.map((c) => new ColumnPrinter(c));
+  const diffed = diffedColumns(columns);
+  const diff = diffed ? diffFlavors(input, { a: columns[diffed[0]].diff!, b: columns[diffed[1]].diff! }) : undefined;
+  const noteOf = toolNotes(inv.diagnostics, read.tools);
+
+  const tools: ReportTool[] = read.tools.map((def, i) => {
+    const row = inv.tools[i];
+    const alone = readAlone(values[i]);
+    const entries: ColumnEntry[] = printers.map((p) => (alone ? p.entry(alone) : { error: 'this tool cannot be read alone' }));
+    const changed: Set<number>[] = columns.map(() => new Set<number>());
+    let patch: string | undefined;
+    const d = diff?.tools[i];
+    if (diff && diffed && d && d.status === 'differ') {
+      const placed = placeChanges(d.patch ?? '', d.a, d.b, entries[diffed[0]], entries[diffed[1]]);
+      if (placed) [changed[diffed[0]], changed[diffed[1]]] = placed;
+      else patch = d.patch;
+    }
+    const findings = listFindings(row.findings).map(({ finding: f, flavors }) => {
+      const fragment = fragmentAt(doc, def, f.path);
+      return { code: f.code, severity: f.severity, path: f.path, message: f.message, flavors, ...(fragment !== undefined ? { fragment } : {}) };
+    });
+    findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+    return {
+      index: i,
+      name: def.name,
+      ...(def.title !== undefined ? { title: def.title } : {}),
+      ...(typeof def.description === 'string' ? { description: def.description } : {}),
+      pointer: def.pointer,
+      parameters: row.parameters,
+      tokens: row.tokens,
+      findings,
+      counts: countFindings(row.findings),
+      notes: noteOf[i],
+      controlTokens: controlTokensOf(def),
+      entries,
+      changed,
+      ...(d ? { diff: d.status } : {}),
+      ...(patch !== undefined ? { patch } : {}),
+    };
+  });
+
+  const all = inv.tools.flatMap((t) => t.findings);
+  return {
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    counted: countedRendering(options),
+    columns,
+    ...(diffed ? { diffed } : {}),
+    inventory: inv,
+    tools,
+    counts: countFindings(all),
+    overhead: inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0),
+    lint,
+    notes: noteOf[read.tools.length],
+    options,
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+  };
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** The lint flavors of the columns (lint reads the gpt-oss flavors only), in lint's order. */
+function lintOfColumns(columns: readonly ReportColumn[]): LintFlavor[] {
+  const wanted = new Set(columns.map((c) => c.lint).filter((f): f is LintFlavor => f !== undefined));
+  return (['openai-harmony', 'chat-template'] as const).filter((f) => wanted.has(f));
+}
+
+/** The first two columns that are `diff` flavors (two different ones), if any. */
+function diffedColumns(columns: readonly ReportColumn[]): [number, number] | undefined {
+  const a = columns.findIndex((c) => c.diff !== undefined);
+  if (a < 0) return undefined;
+  const b = columns.findIndex((c, k) => k > a && c.diff !== undefined && c.diff !== columns[a].diff);
+  return b < 0 ? undefined : [a, b];
+}
+
+/** True when the caller handed over what `readTools` returned (no document to cut tools from). */
+function isReadResultInput(input: ToolsInput, read: ReadResult): boolean {
+  return input === read;
+}
+
+/** A tool's own value read alone (as the inventory renders it), or undefined when it cannot be. */
+function readAlone(value: JsonValue): ReadResult | undefined {
+  try {
+    return readTools([value]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Diagnostics by tool (by JSON Pointer: the tool's own or under it); the last list holds those of no tool. */
+function toolNotes(diagnostics: readonly Diagnostic[], tools: readonly ToolDefinition[]): Diagnostic[][] {
+  const out: Diagnostic[][] = [...tools.map(() => []), []];
+  for (const d of diagnostics) {
+    const i = tools.findIndex((t) => d.path === t.pointer || d.path.startsWith(`${t.pointer}/`));
+    out[i < 0 ? tools.length : i].push(d);
+  }
+  return out;
+}
+
+/** The input value a finding points at: in the input document, else under the tool's parameters. */
+function fragmentAt(doc: JsonValue | undefined, def: ToolDefinition, path: string): JsonValue | undefined {
+  if (doc !== undefined) {
+    const v = valueAt(doc, path);
+    if (v !== undefined) return v;
+  }
+  if (def.parameters !== undefined && (path === def.parametersPointer || path.startsWith(`${def.parametersPointer}/`))) {
+    return valueAt(def.parameters, path.slice(def.parametersPointer.length));
+  }
+  return undefined;
+}
+
+/** Every control-token spelling in a tool's own text: its name, title, description, and the strings and keys of its schema. */
+function controlTokensOf(def: ToolDefinition): string[] {
+  const found = new Set<string>();
+  const add = (xs: readonly string[]) => xs.forEach((x) => found.add(x));
+  const walk = (v: JsonValue | undefined): void => {
+    if (typeof v === 'string') add(findControlTokens(v));
+    else if (isJsonArray(v)) v.forEach(walk);
+    else if (isJsonObject(v)) {
+      for (const [k, x] of v) {
+        add(findControlTokensInKey(k));
+        walk(x);
+      }
+    }
+  };
+  add(findControlTokens(def.name));
+  if (def.title !== undefined) add(findControlTokens(def.title));
+  walk(def.description);
+  walk(def.parameters);
+  walk(def.extra);
+  return [...found];
+}
+
+/**
+ * The lines a unified diff changes, placed in the two columns' texts: per side, the 0-based lines
+ * of the column's text. Undefined when a side's diffed text is not found in its column (render
+ * options the diff does not take, such as escaped control tokens).
+ */
+function placeChanges(patch: string, a: { text: string } | { error: string }, b: { text: string } | { error: string }, ca: ColumnEntry, cb: ColumnEntry): [Set<number>, Set<number>] | undefined {
+  if (!('text' in a) || !('text' in b) || !('text' in ca) || !('text' in cb)) return undefined;
+  const { a: la, b: lb } = changedLines(patch);
+  const sa = shift(a.text, ca.text, la);
+  const sb = shift(b.text, cb.text, lb);
+  return sa && sb ? [sa, sb] : undefined;
+}
+
+/** The line numbers (0-based) a unified diff removes from its old text and adds to its new one. */
+export function changedLines(patch: string): { a: Set<number>; b: Set<number> } {
+  const a = new Set<number>();
+  const b = new Set<number>();
+  let ia = -1;
+  let ib = -1;
+  for (const line of patch.split('\n')) {
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (h) {
+      // a hunk of length 0 names the line before it: its first line is the next one
+      ia = Number(h[1]) - 1 + (/^@@ -\d+,0 /.test(line) ? 1 : 0);
+      ib = Number(h[2]) - 1 + (/ \+\d+,0 @@/.test(line) ? 1 : 0);
+      continue;
+    }
+    if (ia < 0) continue; // the file headers
+    if (line.startsWith('-')) a.add(ia++);
+    else if (line.startsWith('+')) b.add(ib++);
+    else if (line.startsWith(' ')) {
+      ia++;
+      ib++;
+    }
+  }
+  return { a, b };
+}
+
+/** Lines of `text` moved to where `text` (without its blank ends) sits in `shown`; undefined when it is not there. */
+function shift(text: string, shown: string, lines: ReadonlySet<number>): Set<number> | undefined {
+  const lead = /^(?:[ \t]*\n)*/.exec(text)?.[0] ?? '';
+  const core = text.slice(lead.length).replace(/\s+$/, '');
+  const at = shown.indexOf(core);
+  if (at < 0) return undefined;
+  const offset = count(shown.slice(0, at), '\n') - count(lead, '\n');
+  const total = count(shown, '\n') + 1;
+  const out = new Set<number>();
+  for (const n of lines) if (n + offset >= 0 && n + offset < total) out.add(n + offset);
+  return out;
+}
+
+function count(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
