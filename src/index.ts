@@ -78,6 +78,9 @@ export { checkToolCalls, toolCallsFromParse, type CheckToolCallsOptions, type Ch
 export { findLeaks } from './parse/leaks.js';
 export { parseToolCalls, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './parse/xml/index.js';
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
+export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel } from './report/index.js';
+export { listModels, modelNames, type ModelInfo } from './api/models.js';
+export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
 export { diffFlavors } from './diff.js';
 export { emitFaithfulToolsSection } from './emit/harmony/faithful.js';

@@ -174,6 +174,9 @@ async function optional<T>(render: () => T | Promise<T>): Promise<T | undefined>
 function lintFlavors(options: InventoryOptions): readonly LintFlavor[] {
   if (options.lint !== undefined) return options.lint === false ? [] : options.lint;
   if ((options.target ?? 'harmony') !== 'harmony') return [];
+  // lint reads the gpt-oss flavors; another family's printer has no lint rules (its template errors are errors)
+  if (options.model !== undefined && !options.model.startsWith('gpt-oss')) return [];
+  if (options.model === 'gpt-oss-template') return ['chat-template'];
   // lint reads the two flavors it knows; Ollama's layout has no lint rules of its own
   const flavor = options.flavor ?? 'openai-harmony';
   return flavor === 'ollama' ? [] : [flavor];

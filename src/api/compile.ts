@@ -1,4 +1,21 @@
-/** Compile once: tools read (any shape), control tokens applied, and lowered to the IR. */
+/**
+ * Compile once, render many: tools read (any shape), control tokens applied, lowered to the IR,
+ * and what each printer made of them, kept.
+ *
+ * What `readTools` returns is a snapshot of the tools (frozen; JSON text and JavaScript objects are
+ * copied into lossless values of its own, a JsonValue of Maps is taken as it is) and the handle of
+ * a compiled tool set: `compileTools` keeps, per read result and per
+ * lowering options (control-token policy, lowering, limits), the lowered tools; the render
+ * functions keep, per compiled tools and per printer options (target, flavor, dialect, model,
+ * namespace…), the printed text (`cachedPrint`). So rendering the same read result again costs
+ * a few lookups. JSON text is cached by its text (`asRead`: a bounded LRU), so rendering the
+ * same text again is as cheap. A JavaScript value the caller owns is read afresh on every call
+ * (it may have changed since): read it once with `readTools` and render the result to cache it.
+ *
+ * Every cache is keyed by the options that change bytes or diagnostics, and only by options of
+ * plain values (strings, numbers, booleans, null); anything else is computed uncached. Errors are
+ * never cached. Cached results are frozen (shallowly): they are shared.
+ */
 import { CompileError, throwIfErrors, type Diagnostic } from '../diagnostics.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from '../input/control-tokens.js';
 import { readTools as readToolsInput } from '../input/read.js';
@@ -7,23 +24,113 @@ import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { faithfulLowerTool } from '../lower/faithful.js';
 
-/** Tools as the API takes them: JSON text, a JS value in any supported shape, or what `readTools` returned. */
+/** Tools as the API takes them: JSON text, a JS value in any supported shape, or what `readTools` or `compileTools` returned. */
 export type ToolsInput = string | ReadResult | unknown;
 
-const READ = new WeakSet<object>();
+/**
+ * What is kept for a read result or compiled tools: a hidden property of the object itself, not an
+ * entry of a WeakMap, so it is freed with the object by the next young-generation collection
+ * (a WeakMap keeps its values until a full collection finds the key gone: thousands of one-off
+ * renders would pile up).
+ */
+const KEPT: unique symbol = Symbol('harmony-catalog kept');
 
-/** Read tool definitions in any supported shape; throws a CompileError listing every problem. */
+/**
+ * What a read result keeps (compiled tools, by compile key) or compiled tools keep (printed
+ * results, by print key, and the read result they were compiled from), most recent last.
+ */
+interface Kept {
+  readonly read: ReadResult | undefined;
+  entries: Map<string, unknown> | undefined;
+}
+
+/** The Kept record of an object of ours; undefined for anything else. */
+function keptOf(o: unknown): Kept | undefined {
+  return typeof o === 'object' && o !== null ? (o as { [KEPT]?: Kept })[KEPT] : undefined;
+}
+
+/** What readTools returned, or what compileTools compiled (its read result); undefined for anything else. */
+function readOf(input: unknown): ReadResult | undefined {
+  const kept = keptOf(input);
+  return kept === undefined ? undefined : (kept.read ?? (input as ReadResult));
+}
+
+/** Read tool definitions in any supported shape; throws a CompileError listing every problem. What readTools or compileTools returned is read already. */
 export function readTools(input: unknown, options: { source?: string } = {}): ReadResult {
-  // what readTools returned is read already
-  if (typeof input === 'object' && input !== null && READ.has(input)) return input as ReadResult;
-  const r = readToolsInput(input, options);
-  READ.add(r);
+  return readOf(input) ?? snapshot(readToolsInput(input, options));
+}
+
+/** A read result made a snapshot (frozen, shallowly) and marked as read: the compile and print caches hang on it. */
+function snapshot(r: ReadResult): ReadResult {
+  for (const t of r.tools) Object.freeze(t);
+  Object.freeze(r.tools);
+  Object.freeze(r.diagnostics);
+  Object.defineProperty(r, KEPT, { value: { read: undefined, entries: undefined } satisfies Kept });
+  return Object.freeze(r);
+}
+
+/** The entry `key` of what an object keeps (moved to most recent), or undefined. */
+function keptEntry(kept: Kept, key: string): unknown {
+  const hit = kept.entries?.get(key);
+  if (hit !== undefined) {
+    kept.entries!.delete(key);
+    kept.entries!.set(key, hit);
+  }
+  return hit;
+}
+
+/** Keep `value` under `key`, dropping the least recent entry beyond `max`. */
+function keep(kept: Kept, key: string, value: unknown, max: number): void {
+  const entries = (kept.entries ??= new Map());
+  entries.set(key, value);
+  if (entries.size > max) entries.delete(entries.keys().next().value as string);
+}
+
+/** False while the caches are off (setCaching). */
+let caching = true;
+
+/** Turn the caches on (the default) or off: off, every call reads, lowers and prints afresh, and nothing is kept (what the cache tests compare with). */
+export function setCaching(on: boolean): void {
+  caching = on;
+  if (!on) clearTextCache();
+}
+
+/** JSON text read lately, most recent last (bounded by TEXT_CACHE_ENTRIES and TEXT_CACHE_CHARS). */
+const TEXT_CACHE = new Map<string, ReadResult>();
+let textCacheChars = 0;
+/** At most this many texts are kept… */
+const TEXT_CACHE_ENTRIES = 16;
+/** …of at most this many characters in all (a text longer than that is not kept). */
+const TEXT_CACHE_CHARS = 8_000_000;
+
+/** The read result of tools given to a render function: what readTools returned as it is, JSON text through the text cache, anything else read now. */
+export function asRead(input: ToolsInput): ReadResult {
+  const known = readOf(input);
+  if (known !== undefined) return known;
+  if (typeof input !== 'string' || !caching) return readTools(input);
+  const hit = TEXT_CACHE.get(input);
+  if (hit !== undefined) {
+    TEXT_CACHE.delete(input);
+    TEXT_CACHE.set(input, hit);
+    return hit;
+  }
+  const r = readTools(input);
+  if (input.length <= TEXT_CACHE_CHARS) {
+    TEXT_CACHE.set(input, r);
+    textCacheChars += input.length;
+    for (const [text] of TEXT_CACHE) {
+      if (TEXT_CACHE.size <= TEXT_CACHE_ENTRIES && textCacheChars <= TEXT_CACHE_CHARS) break;
+      TEXT_CACHE.delete(text);
+      textCacheChars -= text.length;
+    }
+  }
   return r;
 }
 
-export function asRead(input: ToolsInput): ReadResult {
-  if (typeof input === 'object' && input !== null && READ.has(input)) return input as ReadResult;
-  return readTools(input);
+/** Empty the cache of JSON text read by the render functions (read results and what hangs on them are freed with them). */
+export function clearTextCache(): void {
+  TEXT_CACHE.clear();
+  textCacheChars = 0;
 }
 
 /** Tools read and lowered: each definition beside its IR, and every diagnostic so far. */
@@ -33,22 +140,113 @@ export interface CompiledTools {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Read and lower tools; throws a CompileError when any diagnostic is an error. */
-export function compileTools(input: ToolsInput, options: { limits?: Partial<LowerLimits>; controlTokens?: ControlTokenPolicy; lowering?: 'exact' | 'faithful' } = {}): CompiledTools {
-  const read = applyControlTokensToRead(asRead(input), options.controlTokens ?? 'keep');
+/** The options that change the lowered tools and their diagnostics. */
+export interface CompileOptions {
+  readonly limits?: Partial<LowerLimits>;
+  readonly controlTokens?: ControlTokenPolicy;
+  readonly lowering?: 'exact' | 'faithful';
+}
+
+/** Compile keys kept per read result (an LRU). */
+const COMPILED_PER_READ = 8;
+
+/** Read and lower tools (once per read result and options: see the module's note); throws a CompileError when any diagnostic is an error. */
+export function compileTools(input: ToolsInput, options: CompileOptions = {}): CompiledTools {
+  const read = asRead(input);
+  const key = caching ? compileKey(options) : undefined;
+  const kept = keptOf(read) as Kept;
+  if (key === undefined) return compileRead(read, options);
+  const hit = keptEntry(kept, key);
+  if (hit !== undefined) return hit as CompiledTools;
+  const c = compileRead(read, options);
+  keep(kept, key, c, COMPILED_PER_READ);
+  return c;
+}
+
+/** What compileTools computes: control tokens applied, every tool lowered. */
+function compileRead(input: ReadResult, options: CompileOptions): CompiledTools {
+  const read = applyControlTokensToRead(input, options.controlTokens ?? 'keep');
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   // faithful lowering rewrites the IR as it lowers (tools then print with `rewritten: true`)
   const lower = options.lowering === 'faithful' ? faithfulLowerTool : lowerTool;
-  const tools = read.tools.map((t) => {
-    const r = lower(t, options.limits ? { limits: options.limits } : {});
-    diagnostics.push(...r.diagnostics);
-    return r.tool;
-  });
+  const lowerOptions = options.limits ? { limits: options.limits } : {};
+  const tools: IrTool[] = [];
+  for (const t of read.tools) {
+    const r = lower(t, lowerOptions);
+    for (const d of r.diagnostics) diagnostics.push(d);
+    tools.push(r.tool);
+  }
   throwIfErrors(diagnostics);
-  return { definitions: read.tools, tools, diagnostics };
+  return compiled(input, read.tools, tools, diagnostics);
 }
 
-export const NO_TOOLS: CompiledTools = { definitions: [], tools: [], diagnostics: [] };
+/** Compiled tools, frozen, with room for what is printed of them and the read result they come from. */
+function compiled(from: ReadResult, definitions: readonly ToolDefinition[], tools: readonly IrTool[], diagnostics: readonly Diagnostic[]): CompiledTools {
+  const c: CompiledTools = { definitions: Object.freeze(definitions), tools: Object.freeze(tools), diagnostics: Object.freeze(diagnostics) };
+  Object.defineProperty(c, KEPT, { value: { read: from, entries: undefined } satisfies Kept });
+  return Object.freeze(c);
+}
+
+/**
+ * The cache key of compile options: the lowering (compileTools tells `faithful` from anything
+ * else), the control-token policy, the limits given; undefined (do not cache) when one is not a
+ * plain value the key can spell.
+ */
+function compileKey(options: CompileOptions): string | undefined {
+  const policy = options.controlTokens ?? 'keep';
+  if (policy !== 'keep' && policy !== 'escape' && policy !== 'error') return undefined;
+  let key = `${options.lowering === 'faithful' ? 'faithful' : 'exact'} ${policy}`;
+  const limits = options.limits as Record<string, unknown> | undefined;
+  if (limits) {
+    if (typeof limits !== 'object') return undefined;
+    // the lowering spreads the limits over the defaults: every own key counts, an undefined one too
+    for (const k of Object.keys(limits).sort()) {
+      const v = limits[k];
+      if (typeof v !== 'number' && v !== undefined) return undefined;
+      key += ` ${k}=${String(v)}`;
+    }
+  }
+  return key;
+}
+
+/** Print keys kept per compiled tools (an LRU). */
+const PRINTED_PER_COMPILE = 32;
+
+/**
+ * A printer's result for compiled tools, computed once per print key: `make` gets the options
+ * with only `keys` kept (so it reads nothing the key leaves out) and its result is kept (frozen,
+ * with its diagnostics). The key is `what` and those options; when one of them is not a plain
+ * value (a string, number, boolean or null), the result is computed and not kept.
+ */
+export function cachedPrint<O extends object, R extends object>(c: CompiledTools, what: string, options: O, keys: readonly (keyof O & string)[], make: (picked: O) => R): R {
+  // caches off: the printer sees every option, as before there was a cache
+  if (!caching) return make(options);
+  const picked = {} as Record<string, unknown>;
+  let key: string | undefined = what;
+  for (const k of keys) {
+    const v = (options as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    picked[k] = v;
+    if (key === undefined) continue;
+    const t = typeof v;
+    // the type is part of the key (1 and "1" print differently); a string is quoted (no separator inside it can match)
+    if (t === 'string') key += ` ${k}=${JSON.stringify(v)}`;
+    else if (t === 'number' || t === 'boolean' || v === null) key += ` ${k}=${t}:${String(v)}`;
+    else key = undefined;
+  }
+  const kept = keptOf(c);
+  if (key === undefined || kept === undefined) return make(picked as O);
+  const hit = keptEntry(kept, key);
+  if (hit !== undefined) return hit as R;
+  const r = make(picked as O);
+  const diagnostics = (r as { diagnostics?: unknown }).diagnostics;
+  if (Array.isArray(diagnostics)) Object.freeze(diagnostics);
+  keep(kept, key, Object.freeze(r), PRINTED_PER_COMPILE);
+  return r;
+}
+
+/** No tools. */
+export const NO_TOOLS: CompiledTools = compiled(snapshot({ tools: [], diagnostics: [] }), [], [], []);
 
 
 /** A pointer with its `/tools/<i>` prefix moved to where that tool really stands in the caller's document. */
@@ -77,6 +275,5 @@ export function readToolsAt(tools: readonly unknown[], pointers: readonly string
     tools: r.tools.map((t) => ({ ...t, pointer: remapPointer(t.pointer, pointers), parametersPointer: remapPointer(t.parametersPointer, pointers) })),
     diagnostics: [...notes, ...r.diagnostics.map((d) => ({ ...d, path: remapPointer(d.path, pointers) }))],
   };
-  READ.add(out);
-  return out;
+  return snapshot(out);
 }

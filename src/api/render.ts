@@ -16,7 +16,7 @@ import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTempla
 import { emitHarmonyToolsSection, type HarmonyNamespace } from '../emit/harmony/catalog.js';
 import { emitFaithfulToolsSection } from '../emit/harmony/faithful.js';
 import type { ControlTokenPolicy } from '../input/control-tokens.js';
-import { compileTools, NO_TOOLS, readToolsAt, type CompiledTools, type ToolsInput } from './compile.js';
+import { cachedPrint, compileTools, NO_TOOLS, readToolsAt, type CompiledTools, type ToolsInput } from './compile.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
@@ -160,7 +160,9 @@ function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'open
 }
 
 /** The printed tools section of compiled tools, per target. */
-function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
+function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
+  // kept per compiled tools and printer options: the printers below see only CATALOG_KEYS
+  return cachedPrint(c, 'catalog', allOptions, CATALOG_KEYS, (options) => {
   switch (targetOf(options)) {
     case 'openai-harmony':
       return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
@@ -185,7 +187,13 @@ function catalogOf(c: CompiledTools, options: CatalogOptions): RenderResult {
       return { text: r.text, diagnostics: [...c.diagnostics, ...r.diagnostics] };
     }
   }
+  });
 }
+
+/** Every option a tools section depends on (the cache key of catalogOf). */
+const CATALOG_KEYS = ['model', 'target', 'flavor', 'dialect', 'lowering', 'namespace', 'namespaceDescription'] as const;
+/** Every option a developer message depends on (the cache key of developerOf). */
+const DEVELOPER_KEYS = [...CATALOG_KEYS, 'instructions', 'responseFormats', 'effort', 'date', 'identity', 'cutoff'] as const;
 
 /** The options checked (a date, a namespace, a completion role…) and the model resolved into target options. */
 function prepare<T extends TargetOptions & { date?: unknown; namespace?: unknown; completion?: unknown; effort?: unknown }>(options: T): T {
@@ -219,7 +227,9 @@ export function renderDeveloperMessage(tools: ToolsInput | undefined, rawOptions
   return { text: d.text, message: renderEnvelope({ role: 'developer', content: d.text }), diagnostics: d.diagnostics };
 }
 
-function developerOf(c: CompiledTools, options: DeveloperMessageOptions): RenderResult {
+function developerOf(c: CompiledTools, allOptions: DeveloperMessageOptions): RenderResult {
+  // kept per compiled tools and options: the printers below see only DEVELOPER_KEYS
+  return cachedPrint(c, 'developer', allOptions as DeveloperMessageOptions & SystemOptions, DEVELOPER_KEYS, (options) => {
   switch (targetOf(options)) {
     case 'openai-harmony':
     case 'faithful': {
@@ -241,6 +251,7 @@ function developerOf(c: CompiledTools, options: DeveloperMessageOptions): Render
     case 'family':
       throw noFamilyPart(options, 'developer');
   }
+  });
 }
 
 /** The system message: identity, dates, reasoning, builtin tools, channels and the routing line. */

@@ -98,7 +98,7 @@ export async function renderOutput(values: readonly JsonValue[], output: OutputC
         `export const catalog = ${templateLiteral(inv.catalog)};`,
         ...(inv.prompt !== undefined ? ['/** The whole prompt: the messages with their envelopes. */', `export const prompt = ${templateLiteral(inv.prompt)};`] : []),
         '/** Token counts (o200k_harmony): messages whole, <|start|> to <|end|>; the catalog as its share of the developer message. */',
-        `export const tokens = { system: ${t.system}, developer: ${t.developer}, catalog: ${t.catalog} };`,
+        `export const tokens = { system: ${t.system}, developer: ${t.developer}, catalog: ${t.catalog}${t.prompt !== undefined ? `, prompt: ${t.prompt}` : ''} };`,
         '/** Each tool: name, top-level parameter count, its share of the developer message in tokens. */',
         // one tool per line
         'export const tools = [',
@@ -118,7 +118,7 @@ export async function renderOutput(values: readonly JsonValue[], output: OutputC
           catalog: lineChunks(inv.catalog),
           ...(inv.prompt !== undefined ? { prompt: lineChunks(inv.prompt) } : {}),
         },
-        tokens: { system: t.system, developer: t.developer, catalog: t.catalog },
+        tokens: { system: t.system, developer: t.developer, catalog: t.catalog, ...(t.prompt !== undefined ? { prompt: t.prompt } : {}) },
         tools: inv.tools.map((x) => ({ name: x.name, parameters: x.parameters, tokens: x.tokens })),
       };
       return { content: `${JSON.stringify(json, null, 2)}\n`, inventory: inv };

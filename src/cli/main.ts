@@ -16,9 +16,15 @@ export const COMMANDS: Record<string, Command> = {
   models: { summary: 'every --model name, the models it covers, where its template comes from', run: async (a, io) => (await import('./models.js')).modelsCommand(a, io) },
   parse: { summary: 'read what the model wrote: Harmony messages, the OpenAI response, tool calls checked', run: async (a, io) => (await import('./parse.js')).parseCommand(a, io) },
   build: { summary: 'render a config\'s sources into its output files (--check for CI)', run: async (a, io) => (await import('./build.js')).buildCommand(a, io) },
+  report: { summary: 'one self-contained HTML page: token share per tool, renderings side by side, findings', run: async (a, io) => (await import('./report.js')).reportCommand(a, io) },
 };
 
+/** The version, written in by the bundler (scripts/bundle.mjs); undeclared in the tsc build. */
+declare const __HARMONY_CATALOG_VERSION__: string | undefined;
+
 function version(): string {
+  // the bundled CLI has its version inlined; the tsc build reads package.json beside dist/
+  if (typeof __HARMONY_CATALOG_VERSION__ === 'string') return __HARMONY_CATALOG_VERSION__;
   try {
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {

@@ -33,6 +33,7 @@ Options:
                         {"id", "messages", "error"?} (--format harmony) or {"id", "response"} /
                         {"id", "error"} (--format openai) a line
   --quiet               do not print warnings
+  --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 
 Exit codes: 0 parsed (with --mode tolerant, always), 1 the completion was refused (strict/lenient
@@ -48,6 +49,7 @@ const OPTIONS = {
   'finish-reason': { type: 'string' },
   jsonl: { type: 'boolean' },
   quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -91,12 +93,13 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     if (model === 'gpt-oss' && server !== undefined) throw new UsageError('--server applies to the xml dialects (gpt-oss --format openai is what vLLM returns already)');
     if (finish !== undefined && (model !== 'gpt-oss' || format !== 'openai')) throw new UsageError('--finish-reason goes with gpt-oss --format openai');
     const tools = values.tools !== undefined ? compileTools(toolsOfInput(await readInputArg(values.tools, io))) : undefined;
-    if (tools && !values.quiet) printDiagnostics(tools.diagnostics, io);
+    const display = { verbose: Boolean(values.verbose) };
+    if (tools && !values.quiet) printDiagnostics(tools.diagnostics, io, 'warning', display);
     const input = await readInputArg(positionals[0], io);
     const base = { model, format, ...(mode ? { mode } : {}), ...(server ? { server } : {}), ...(finish ? { finishReason: finish } : {}) };
-    if (values.jsonl) return parseJsonl(input, base, tools, io, Boolean(values.quiet));
+    if (values.jsonl) return parseJsonl(input, base, tools, io, Boolean(values.quiet), display);
     const r = await parseCompletion(model === 'gpt-oss' ? completionInput(input) : input, { ...base, ...(tools ? { tools } : {}) });
-    if (!values.quiet) printDiagnostics(r.diagnostics, io);
+    if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
     io.stdout(`${JSON.stringify(r.output, null, 2)}\n`);
     return r.failed ? 1 : 0;
   });
@@ -104,7 +107,7 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
 
 type Base = { model: ParseModel; format: 'harmony' | 'openai'; mode?: HarmonyParseMode; server?: 'vllm'; finishReason?: 'stop' | 'length' };
 
-async function parseJsonl(text: string, base: Base, tools: ReturnType<typeof compileTools> | undefined, io: CliIo, quiet: boolean): Promise<number> {
+async function parseJsonl(text: string, base: Base, tools: ReturnType<typeof compileTools> | undefined, io: CliIo, quiet: boolean, display: { verbose: boolean }): Promise<number> {
   const lines = text.split('\n');
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k];
@@ -132,7 +135,7 @@ async function parseJsonl(text: string, base: Base, tools: ReturnType<typeof com
       const t = caseTools !== undefined ? compileTools(caseTools) : tools;
       const finish = getKey(line, 'engine_finish_reason');
       const r = await parseCompletion(input, { ...base, ...(t ? { tools: t } : {}), ...(base.format === 'openai' && base.model === 'gpt-oss' && base.finishReason === undefined && (finish === 'stop' || finish === 'length') ? { finishReason: finish } : {}) });
-      if (!quiet) printDiagnostics(r.diagnostics, io);
+      if (!quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
       io.stdout(`${JSON.stringify({ id, ...(r.output as object) })}\n`);
     } catch (e) {
       if (!(e instanceof UsageError) && !isCompileError(e)) throw e;

@@ -17,7 +17,8 @@
  */
 import { CompileError, type Diagnostic, type Severity } from '../diagnostics.js';
 import type { ChatTemplateTool } from '../emit/chat-template/catalog.js';
-import { pyToJson, pyType, type PyTypeName } from '../emit/chat-template/python.js';
+import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
+import { pyType, type PyTypeName } from '../emit/python/values.js';
 import { findControlTokens } from '../input/control-tokens.js';
 import type { ToolDefinition } from '../input/types.js';
 import { escapePointerToken, isJsonArray, isJsonObject, JsonNumber, JsonSyntaxError, parseJson, stringifyCompactRust, type JsonObject, type JsonValue } from '../ir/json.js';

@@ -19,6 +19,7 @@
  */
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
+import { isSpellingFree, isToolSpellingFree } from './read.js';
 import type { ReadResult, ToolDefinition } from './types.js';
 
 /** What to do with control-token spellings in tool text. */
@@ -113,11 +114,14 @@ export interface ControlTokenResult {
  * Apply a policy to read tools: find every string (object keys included) of each tool's name,
  * title, description and parameters holding a spelling; report each (warning for `keep`, error
  * for `error`, info for `escape`), and for `escape` return the tools with every string escaped.
+ * `spellsNothing` names tools known to hold no spelling (skipped).
  */
-export function applyControlTokenPolicy(tools: readonly ToolDefinition[], policy: ControlTokenPolicy = 'keep'): ControlTokenResult {
+export function applyControlTokenPolicy(tools: readonly ToolDefinition[], policy: ControlTokenPolicy = 'keep', spellsNothing?: (tool: ToolDefinition) => boolean): ControlTokenResult {
   const diagnostics: Diagnostic[] = [];
   const severity: Severity = policy === 'error' ? 'error' : policy === 'escape' ? 'info' : 'warning';
   const out = tools.map((tool) => {
+    // a tool the reader saw to be free of spellings has nothing to scan
+    if (spellsNothing?.(tool)) return tool;
     const found = scanTool(tool, (pointer, spellings, what) => diagnostics.push(controlTokenDiagnostic(tool, pointer, spellings, what, severity, policy)));
     return found && policy === 'escape' ? escapeTool(tool) : tool;
   });
@@ -126,7 +130,9 @@ export function applyControlTokenPolicy(tools: readonly ToolDefinition[], policy
 
 /** {@link applyControlTokenPolicy} over a ReadResult: its tools, and its diagnostics followed by the new ones. */
 export function applyControlTokensToRead(read: ReadResult, policy: ControlTokenPolicy = 'keep'): ReadResult {
-  const r = applyControlTokenPolicy(read.tools, policy);
+  // nothing in the input can spell one: nothing to report or escape
+  if (isSpellingFree(read)) return read;
+  const r = applyControlTokenPolicy(read.tools, policy, (t) => isToolSpellingFree(read, t));
   return { tools: r.tools, diagnostics: r.diagnostics.length ? [...read.diagnostics, ...r.diagnostics] : read.diagnostics };
 }
 
@@ -158,11 +164,45 @@ function scanTool(tool: ToolDefinition, report: Report): boolean {
   };
   text(tool.name, `${body}/name`);
   if (tool.title !== undefined) text(tool.title, `${body}/title`);
-  if (tool.description !== undefined && scanValue(tool.description, `${body}/description`, report)) found = true;
-  if (tool.parameters !== undefined && scanValue(tool.parameters, tool.parametersPointer, report)) found = true;
+  if (tool.description !== undefined && mayHoldSpelling(tool.description) && scanValue(tool.description, `${body}/description`, report)) found = true;
+  if (tool.parameters !== undefined && mayHoldSpelling(tool.parameters) && scanValue(tool.parameters, tool.parametersPointer, report)) found = true;
   // the other keys the qwen dialects print (`strict`…): their keys are beside name, in the tool's body
-  if (tool.extra !== undefined && scanValue(tool.extra, body, report)) found = true;
+  if (tool.extra !== undefined && mayHoldSpelling(tool.extra) && scanValue(tool.extra, body, report)) found = true;
   return found;
+}
+
+/**
+ * False when no string of the value can hold a spelling: no text has a `<`, and no key has one or
+ * starts with `|` or `/` (the tag a key makes). A walk that allocates nothing: most tools stop here,
+ * and only the others are scanned with pointers.
+ */
+function mayHoldSpelling(root: JsonValue): boolean {
+  if (typeof root === 'string') return root.indexOf('<') >= 0;
+  if (typeof root !== 'object' || root === null) return false;
+  const stack: JsonValue[] = [root];
+  while (stack.length) {
+    const v = stack.pop() as JsonValue;
+    if (isJsonArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x === 'string') {
+          if (x.indexOf('<') >= 0) return true;
+        } else if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    } else if (isJsonObject(v)) {
+      // keys, then values: no [key, value] pair made per entry
+      for (const k of v.keys()) {
+        const c = k.charCodeAt(0);
+        if (c === 124 /* | */ || c === 47 /* / */ || k.indexOf('<') >= 0) return true;
+      }
+      for (const x of v.values()) {
+        if (typeof x === 'string') {
+          if (x.indexOf('<') >= 0) return true;
+        } else if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 /** A value being walked: its parent frame and its token, so a pointer is built only when needed. */

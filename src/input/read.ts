@@ -18,6 +18,7 @@ import {
   JsonSyntaxError,
   JsValueError,
   parseJson,
+  parseJsonSpans,
   type JsonObject,
   type JsonValue,
 } from '../ir/json.js';
@@ -81,18 +82,77 @@ interface ValueProblem {
   readonly message: string;
 }
 
+/** What reading learnt of where the input can spell a control token (a hidden property of the read result). */
+const SPELLING: unique symbol = Symbol('harmony-catalog spelling');
+
+/** What a read result knows: the whole input spells nothing, or these tools do not. */
+interface Spelling {
+  readonly all: boolean;
+  readonly tools: ReadonlySet<ToolDefinition>;
+}
+
+/** While reading: whether the input is free of spellings, and its top-level elements that are. */
+interface SpellingFound {
+  free: boolean;
+  readonly clean: Set<object>;
+}
+
+/**
+ * True when no string of the input read has a `<` and no key starts with `|` or `/` (so no tool
+ * text spells a control token, and the control-token scan has nothing to find); false when that
+ * is not known (a JsonValue given as it is, a read result made elsewhere).
+ */
+export function isSpellingFree(r: ReadResult): boolean {
+  return (r as { [SPELLING]?: Spelling })[SPELLING]?.all === true;
+}
+
+/** True when nothing of this tool of the read result (name, title, description, parameters, other keys) can spell a control token; false when that is not known. */
+export function isToolSpellingFree(r: ReadResult, t: ToolDefinition): boolean {
+  return (r as { [SPELLING]?: Spelling })[SPELLING]?.tools.has(t) === true;
+}
+
+/** JSON text that may decode to a `<` in a string, or to a string (a key) starting with `|` or `/`. */
+const MAY_SPELL = /<|\\u003[cC]|"(?:[|/]|\\\/|\\u00(?:7[cC]|2[fF]))/g;
+/** Beyond this many places that may spell a token, no element of the text is said to be free of them. */
+const MAY_SPELL_MAX = 10_000;
+
+/**
+ * What parsed JSON text can spell: the input is free of spellings when MAY_SPELL finds nothing in
+ * it; an element of a top-level array (a tool, usually) is when nothing is found within its text.
+ */
+function markSpellingFree(text: string, value: JsonValue, elements: readonly number[], spelling: SpellingFound): void {
+  // where the text may spell a token (one regex pass: test, not exec, so no match arrays; about 2 ms for 1.5 MB)
+  const at: number[] = [];
+  MAY_SPELL.lastIndex = 0;
+  while (MAY_SPELL.test(text)) if (at.push(MAY_SPELL.lastIndex - 1) > MAY_SPELL_MAX) return;
+  spelling.free = at.length === 0;
+  if (!isJsonArray(value)) return;
+  let m = 0;
+  for (let k = 0; k < value.length; k++) {
+    const start = elements[2 * k];
+    const end = elements[2 * k + 1];
+    while (m < at.length && at[m] < start) m++;
+    const x = value[k];
+    if ((m === at.length || at[m] >= end) && typeof x === 'object' && x !== null) spelling.clean.add(x);
+  }
+}
+
 function read(input: unknown, options: ReadToolsOptions): ReadResult {
   const problems: ValueProblem[] = [];
-  const json = toJson(input, options, problems);
+  const spelling: SpellingFound = { free: false, clean: new Set() };
+  const json = toJson(input, options, problems, spelling);
 
   const slots: Slot[] = [];
   const diags: Diagnostic[] = [];
   collectTop(json, slots, diags, []);
 
   const tools: ToolDefinition[] = [];
+  const freeTools = new Set<ToolDefinition>();
   slots.forEach((slot, index) => {
     const tool = readSlot(slot, index, diags);
     if (tool) tools.push(tool);
+    // every string of such a tool comes from its slot (a Gemini declaration's parameters may be rebuilt: not counted)
+    if (tool && slot.format !== 'gemini' && typeof slot.value === 'object' && slot.value !== null && spelling.clean.has(slot.value)) freeTools.add(tool);
   });
   duplicateNames(tools, slots, diags);
 
@@ -108,13 +168,16 @@ function read(input: unknown, options: ReadToolsOptions): ReadResult {
     ...diags.filter((d) => !failed.has(d.path)),
   ];
   if (all.some((d) => d.severity === 'error')) throw new CompileError(all);
-  return { tools, diagnostics: all };
+  const result: ReadResult = { tools, diagnostics: all };
+  // held by the result itself (not a WeakMap of results): it goes when the result goes
+  if (spelling.free || freeTools.size) Object.defineProperty(result, SPELLING, { value: { all: spelling.free, tools: freeTools } satisfies Spelling });
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
 // Input → JsonValue
 
-function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProblem[]): JsonValue {
+function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProblem[], spelling: SpellingFound): JsonValue {
   const src = options.source ? `${options.source}: ` : '';
   if (input instanceof Uint8Array) {
     const utf16 = utf16Note(input);
@@ -125,9 +188,11 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
     } catch {
       throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${src}the input is not valid UTF-8` }]);
     }
-    return parseText(text, src);
+    return parseText(text, src, spelling);
   }
-  if (typeof input === 'string') return parseText(input, src);
+  if (typeof input === 'string') {
+    return parseText(input, src, spelling);
+  }
   if (input === undefined) {
     throw new CompileError([{ code: 'input/not-json-value', severity: 'error', path: '', message: 'there is no input (undefined)' }]);
   }
@@ -137,8 +202,11 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
     return input;
   }
   // plain objects, arrays and JSON scalars (the usual input) in one pass; anything else the long way
-  const plain = plainJsonOf(input);
-  if (plain !== undefined) return plain;
+  const plain = plainJsonOf(input, spelling.clean);
+  if (plain !== undefined) {
+    spelling.free = !plainSpelled;
+    return plain;
+  }
   // schema-library schemas (zod…) become JSON Schema first; tool objects' functions are dropped
   const json = convertCollect(prepareJsValue(input, problems), '', problems, new Set());
   if (hasBadValue(json)) checkValues(json, problems);
@@ -160,13 +228,15 @@ export function utf16Note(input: string | Uint8Array): string | undefined {
   return undefined;
 }
 
-function parseText(text: string, src: string): JsonValue {
+function parseText(text: string, src: string, spelling: SpellingFound): JsonValue {
   const utf16 = utf16Note(text);
   if (utf16) throw new CompileError([{ code: 'input/invalid-unicode', severity: 'error', path: '', message: `${src}the input is ${utf16}; save it as UTF-8` }]);
   // a UTF-8 byte order mark before the JSON is no part of it (RFC 8259 §8.1 lets a parser ignore it)
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    return parseJson(text);
+    const { value, elements } = parseJsonSpans(text);
+    markSpellingFree(text, value, elements, spelling);
+    return value;
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
     const cause = e.message.replace(/ at line \d+ column \d+$/, '');
@@ -241,25 +311,36 @@ const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
 
 /**
  * A JavaScript value made of plain objects, arrays, strings, finite numbers, booleans and null,
- * converted to a JsonValue in one pass; undefined for anything else (a schema library's schema, a
+ * converted to a JsonValue in one pass (readTools' way for such values; exported for its tests),
+ * the elements of a top-level array with no string a control token needs put in `clean`; undefined for anything else (a schema library's schema, a
  * function, a class instance, a Map, `toJSON`, a hole or `undefined` in an array, a bigint, a
  * non-finite number, a lone surrogate, a cycle or very deep nesting, a getter that throws), which
  * takes the long way (prepareJsValue, fromJs, the checks) with its diagnostics. Where both apply
  * they give the same value: `undefined` properties left out, symbol keys skipped, numbers as
  * `JsonNumber.of`, key order as `Object.keys`.
  */
-function plainJsonOf(input: unknown): JsonValue | undefined {
+export function plainJsonOf(input: unknown, clean?: Set<object>): JsonValue | undefined {
+  plainSpelled = false;
+  plainClean = clean;
   try {
     return plainValue(input, 0);
   } catch {
     return undefined;
+  } finally {
+    plainClean = undefined;
   }
 }
+
+/** Set by plainJsonOf when a string of the value has a `<` or a key starts with `|` or `/` (isSpellingFree). */
+let plainSpelled = false;
+/** Where plainJsonOf puts the elements of a top-level array with no such string or key (isToolSpellingFree). */
+let plainClean: Set<object> | undefined;
 
 function plainValue(v: unknown, depth: number): JsonValue {
   switch (typeof v) {
     case 'string':
       if (!isWellFormed(v)) throw NOT_PLAIN;
+      if (!plainSpelled && v.indexOf('<') >= 0) plainSpelled = true;
       return v;
     case 'number':
       if (!Number.isFinite(v)) throw NOT_PLAIN;
@@ -282,7 +363,17 @@ function plainValue(v: unknown, depth: number): JsonValue {
     for (let i = 0; i < a.length; i++) {
       const x = a[i];
       if (x === undefined) throw NOT_PLAIN;
-      out.push(plainValue(x, depth + 1));
+      if (depth > 0) {
+        out.push(plainValue(x, depth + 1));
+        continue;
+      }
+      // a top-level element (a tool, usually): remember when nothing in it can spell a token
+      const before = plainSpelled;
+      plainSpelled = false;
+      const y = plainValue(x, 1);
+      if (!plainSpelled && typeof y === 'object' && y !== null) plainClean?.add(y);
+      plainSpelled ||= before;
+      out.push(y);
     }
     return out;
   }
@@ -290,9 +381,15 @@ function plainValue(v: unknown, depth: number): JsonValue {
   const o = v as Record<string | symbol, unknown>;
   if (o[AI_SDK_SCHEMA] !== undefined) throw NOT_PLAIN;
   const out = new Map<string, JsonValue>();
-  for (const k of Object.keys(o)) {
+  // keys and values as fromJs reads them (Object.keys order, getters called once each), fetched natively
+  const keys = Object.keys(o);
+  const values = Object.values(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     if (k === '_zod' || k === '_def' || k === '~standard' || k === 'toJSON' || !isWellFormed(k)) throw NOT_PLAIN;
-    const x = o[k];
+    const c = k.charCodeAt(0);
+    if (!plainSpelled && (c === 124 /* | */ || c === 47 /* / */ || k.indexOf('<') >= 0)) plainSpelled = true;
+    const x = values[i];
     if (x !== undefined) out.set(k, plainValue(x, depth + 1));
   }
   return out;

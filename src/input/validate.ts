@@ -166,12 +166,12 @@ export interface ValidateWrapperOptions {
  */
 export function validateWrapper(schema: TObject, wrapper: JsonObject, options: ValidateWrapperOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const seen = new Set<string>();
-  const skip = options.skip ?? [];
-  const tool = options.tool !== undefined ? { tool: options.tool } : {};
   const view = viewFor(wrapper, schema);
   const check = checker(schema);
   if (check.Check(view)) return out;
+  const seen = new Set<string>();
+  const skip = options.skip ?? [];
+  const tool = options.tool !== undefined ? { tool: options.tool } : {};
   for (const e of check.Errors(view)) {
     if (seen.has(e.path) || skip.some((s) => e.path === s || e.path.startsWith(`${s}/`))) continue;
     seen.add(e.path);

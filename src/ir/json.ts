@@ -82,88 +82,191 @@ const MAX_PARSE_DEPTH = 100_000;
  * Iterative, so deep nesting cannot overflow the stack.
  */
 export function parseJson(text: string): JsonValue {
-  let i = 0;
+  return parse(text, undefined);
+}
+
+/**
+ * parseJson, and where each element of a top-level array is in the text: `elements` holds a start
+ * and an end offset per element, in order (empty when the text is not an array).
+ */
+export function parseJsonSpans(text: string): { value: JsonValue; elements: number[] } {
+  const elements: number[] = [];
+  return { value: parse(text, elements), elements };
+}
+
+function parse(text: string, spans: number[] | undefined): JsonValue {
+  // One function, its position a local (no closure over it): strings without escapes are sliced
+  // from the text, anything unusual (escapes, surrogates, errors) takes stringAt, the exact rules.
   const n = text.length;
-  const fail = (msg: string, at = i): never => {
-    let line = 1;
-    let col = 1;
-    for (let k = 0; k < at && k < n; k++) {
-      if (text.charCodeAt(k) === 10) {
-        line++;
-        col = 1;
-      } else col++;
-    }
-    throw new JsonSyntaxError(msg, at, line, col);
-  };
-  const ws = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else break;
-    }
-  };
-  const parseString = (): string => {
-    // text[i] === '"'
-    i++;
-    let out = '';
-    let start = i;
-    for (;;) {
-      if (i >= n) fail('EOF while parsing a string');
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        out += text.slice(start, i);
-        i++;
-        return out;
-      }
-      if (c === 92) {
-        out += text.slice(start, i);
-        i++;
-        if (i >= n) fail('EOF while parsing a string');
-        const e = text[i];
-        i++;
-        switch (e) {
-          case '"': out += '"'; break;
-          case '\\': out += '\\'; break;
-          case '/': out += '/'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
-          case 'n': out += '\n'; break;
-          case 'r': out += '\r'; break;
-          case 't': out += '\t'; break;
-          case 'u': {
-            const cu = hex4();
-            if (cu >= 0xd800 && cu <= 0xdbff) {
-              if (text[i] !== '\\' || text[i + 1] !== 'u') fail('lone leading surrogate in hex escape');
-              i += 2;
-              const lo = hex4();
-              if (lo < 0xdc00 || lo > 0xdfff) fail('lone leading surrogate in hex escape');
-              out += String.fromCharCode(cu, lo);
-            } else if (cu >= 0xdc00 && cu <= 0xdfff) {
-              fail('lone trailing surrogate in hex escape');
-            } else out += String.fromCharCode(cu);
-            break;
-          }
-          default:
-            fail('invalid escape', i - 1);
-        }
-        start = i;
-        continue;
-      }
-      if (c < 0x20) fail('control character (\\u0000-\\u001F) found while parsing a string');
-      if (c >= 0xd800 && c <= 0xdfff) {
-        // a raw lone surrogate in the JS string (not from valid UTF-8 text)
-        const next = text.charCodeAt(i + 1);
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          i += 2;
+  let i = 0;
+  specialAt = -1;
+  // open containers, and the pending key of each enclosing object
+  const stack: (JsonValue[] | Map<string, JsonValue>)[] = [];
+  const keys: string[] = [];
+  let key = '';
+  let value: JsonValue;
+  for (;;) {
+    // a value at i
+    i = skipWs(text, i, n);
+    if (i >= n) return syntaxError(text, 'EOF while parsing a value', i);
+    if (spans !== undefined && stack.length === 1 && Array.isArray(stack[0])) spans.push(i);
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      value = stringFrom(text, i);
+      i = stringEnd;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      i++;
+      if (stack.length >= MAX_PARSE_DEPTH) return syntaxError(text, 'recursion limit exceeded', i);
+      i = skipWs(text, i, n);
+      if (c === 91) {
+        if (text.charCodeAt(i) === 93 /* ] */) {
+          i++;
+          value = [];
+        } else {
+          stack.push([]);
+          keys.push(key);
           continue;
         }
-        fail('invalid Unicode (lone surrogate) in a string');
+      } else if (text.charCodeAt(i) === 125 /* } */) {
+        i++;
+        value = new Map<string, JsonValue>();
+      } else {
+        if (text.charCodeAt(i) !== 34) return syntaxError(text, 'key must be a string', i);
+        stack.push(new Map<string, JsonValue>());
+        keys.push(key);
+        key = stringFrom(text, i);
+        i = stringEnd;
+        i = skipWs(text, i, n);
+        if (text.charCodeAt(i) !== 58 /* : */) return syntaxError(text, 'expected `:`', i);
+        i++;
+        continue;
       }
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const start = i;
+      if (c === 45) i++;
+      let d = text.charCodeAt(i);
+      if (d === 48) i++;
+      else if (d >= 49 && d <= 57) {
+        i++;
+        while ((d = text.charCodeAt(i)) >= 48 && d <= 57) i++;
+      } else return syntaxError(text, 'invalid number', i);
+      if (text.charCodeAt(i) === 46 /* . */) {
+        i++;
+        if (!((d = text.charCodeAt(i)) >= 48 && d <= 57)) return syntaxError(text, 'invalid number', i);
+        while ((d = text.charCodeAt(i)) >= 48 && d <= 57) i++;
+      }
+      d = text.charCodeAt(i);
+      if (d === 101 /* e */ || d === 69 /* E */) {
+        i++;
+        d = text.charCodeAt(i);
+        if (d === 43 /* + */ || d === 45) i++;
+        if (!((d = text.charCodeAt(i)) >= 48 && d <= 57)) return syntaxError(text, 'invalid number', i);
+        while ((d = text.charCodeAt(i)) >= 48 && d <= 57) i++;
+      }
+      const t = text.slice(start, i);
+      const v = Number(t);
+      if (!Number.isFinite(v)) return syntaxError(text, 'number out of range', start);
+      value = new JsonNumber(t, v);
+    } else if (c === 116 /* t */ && text.startsWith('true', i)) {
+      i += 4;
+      value = true;
+    } else if (c === 102 /* f */ && text.startsWith('false', i)) {
+      i += 5;
+      value = false;
+    } else if (c === 110 /* n */ && text.startsWith('null', i)) {
+      i += 4;
+      value = null;
+    } else return syntaxError(text, 'expected value', i);
+
+    // `value` is complete: attach it to its container (closing the containers it completes), or finish
+    for (;;) {
+      const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
+      if (top === undefined) {
+        i = skipWs(text, i, n);
+        if (i < n) return syntaxError(text, 'trailing characters', i);
+        return value;
+      }
+      if (Array.isArray(top)) {
+        top.push(value);
+        if (spans !== undefined && stack.length === 1) spans.push(i);
+        i = skipWs(text, i, n);
+        const d = text.charCodeAt(i);
+        if (d === 44 /* , */) {
+          i++;
+          break;
+        }
+        if (d !== 93) return syntaxError(text, 'expected `,` or `]`', i);
+      } else {
+        const obj = top as Map<string, JsonValue>;
+        obj.set(key, value);
+        i = skipWs(text, i, n);
+        const d = text.charCodeAt(i);
+        if (d === 44) {
+          i = skipWs(text, i + 1, n);
+          if (text.charCodeAt(i) !== 34) return syntaxError(text, 'key must be a string', i);
+          key = stringFrom(text, i);
+          i = stringEnd;
+          i = skipWs(text, i, n);
+          if (text.charCodeAt(i) !== 58) return syntaxError(text, 'expected `:`', i);
+          i++;
+          break;
+        }
+        if (d !== 125) return syntaxError(text, 'expected `,` or `}`', i);
+      }
+      // the container closes: it is the value to attach next
       i++;
+      stack.pop();
+      key = keys.pop() as string;
+      value = top;
     }
-  };
+  }
+}
+
+/** The first position at or after `i` that is not JSON whitespace. */
+function skipWs(text: string, i: number, n: number): number {
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else break;
+  }
+  return i;
+}
+
+/** What a string's text needs a rule for: an escape, a control character, a surrogate. */
+const SPECIAL = /[\\\u0000-\u001f\ud800-\udfff]/g;
+/** The position of the next such character in the text being parsed (its length when none is left; -1 before the first look). */
+let specialAt = -1;
+
+/**
+ * The string whose opening quote is at `at`; sets stringEnd. A string with nothing special before
+ * its closing quote is sliced from the text (both found by native searches: the next quote, and
+ * the next special character, looked for again only once passed); any other takes stringAt's rules.
+ */
+function stringFrom(text: string, at: number): string {
+  const end = text.indexOf('"', at + 1);
+  if (specialAt <= at) {
+    // test, not exec: no match array (the match is one character, just before lastIndex)
+    SPECIAL.lastIndex = at + 1;
+    specialAt = SPECIAL.test(text) ? SPECIAL.lastIndex - 1 : text.length;
+  }
+  if (end >= 0 && end < specialAt) {
+    stringEnd = end + 1;
+    return text.slice(at + 1, end);
+  }
+  return stringAt(text, at);
+}
+
+/** Where the last string read by stringAt ended (after its closing quote). */
+let stringEnd = 0;
+
+/** The string whose opening quote is at `at`, by every rule (escapes, surrogates, errors); sets stringEnd. */
+function stringAt(text: string, at: number): string {
+  const n = text.length;
+  let i = at + 1;
+  let out = '';
+  let start = i;
   const hex4 = (): number => {
-    if (i + 4 > n) fail('unexpected end of hex escape');
+    if (i + 4 > n) syntaxError(text, 'unexpected end of hex escape', i);
     let v = 0;
     for (let k = 0; k < 4; k++) {
       const h = text.charCodeAt(i + k);
@@ -171,150 +274,79 @@ export function parseJson(text: string): JsonValue {
       if (h >= 48 && h <= 57) d = h - 48;
       else if (h >= 65 && h <= 70) d = h - 55;
       else if (h >= 97 && h <= 102) d = h - 87;
-      else return fail('invalid hex escape', i + k);
+      else return syntaxError(text, 'invalid hex escape', i + k);
       v = v * 16 + d;
     }
     i += 4;
     return v;
   };
-  const parseNumber = (): JsonNumber => {
-    const start = i;
-    if (text[i] === '-') i++;
-    if (text[i] === '0') i++;
-    else if (text[i] >= '1' && text[i] <= '9') while (text[i] >= '0' && text[i] <= '9') i++;
-    else fail('invalid number');
-    if (text[i] === '.') {
-      i++;
-      if (!(text[i] >= '0' && text[i] <= '9')) fail('invalid number');
-      while (text[i] >= '0' && text[i] <= '9') i++;
-    }
-    if (text[i] === 'e' || text[i] === 'E') {
-      i++;
-      if (text[i] === '+' || text[i] === '-') i++;
-      if (!(text[i] >= '0' && text[i] <= '9')) fail('invalid number');
-      while (text[i] >= '0' && text[i] <= '9') i++;
-    }
-    const t = text.slice(start, i);
-    const v = Number(t);
-    if (!Number.isFinite(v)) fail('number out of range', start);
-    return new JsonNumber(t, v);
-  };
-  const literal = (word: string, value: JsonValue): JsonValue => {
-    if (text.startsWith(word, i)) {
-      i += word.length;
-      return value;
-    }
-    return fail('expected value');
-  };
-
-  // Explicit stack of open containers.
-  type Frame = { arr: JsonValue[] } | { obj: Map<string, JsonValue>; key: string };
-  const stack: Frame[] = [];
-  let result: JsonValue | undefined;
-
-  const parseScalarOrOpen = (): JsonValue | Frame => {
-    ws();
-    if (i >= n) fail('EOF while parsing a value');
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      return { obj: new Map<string, JsonValue>(), key: '' };
-    }
-    if (c === '[') {
-      i++;
-      return { arr: [] };
-    }
-    if (c === '"') return parseString();
-    if (c === '-' || (c >= '0' && c <= '9')) return parseNumber();
-    if (c === 't') return literal('true', true);
-    if (c === 'f') return literal('false', false);
-    if (c === 'n') return literal('null', null);
-    return fail('expected value');
-  };
-  const isFrame = (v: JsonValue | Frame): v is Frame =>
-    v !== null && typeof v === 'object' && !(v instanceof JsonNumber) && !Array.isArray(v) && !(v instanceof Map);
-
-  // Returns true when a new value is expected after this step.
-  let value = parseScalarOrOpen();
   for (;;) {
-    if (isFrame(value)) {
-      if (stack.length >= MAX_PARSE_DEPTH) fail('recursion limit exceeded');
-      stack.push(value);
-      ws();
-      if ('arr' in value) {
-        if (text[i] === ']') {
-          i++;
-          stack.pop();
-          value = value.arr;
-        } else {
-          value = parseScalarOrOpen();
-          continue;
-        }
-      } else {
-        if (text[i] === '}') {
-          i++;
-          stack.pop();
-          value = value.obj;
-        } else {
-          if (text[i] !== '"') fail('key must be a string');
-          value.key = parseString();
-          ws();
-          if (text[i] !== ':') fail('expected `:`');
-          i++;
-          value = parseScalarOrOpen();
-          continue;
-        }
-      }
+    if (i >= n) syntaxError(text, 'EOF while parsing a string', i);
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      out += text.slice(start, i);
+      stringEnd = i + 1;
+      return out;
     }
-    // `value` is complete: attach it to the parent, or finish.
-    for (;;) {
-      const top = stack[stack.length - 1];
-      if (!top) {
-        result = value as JsonValue;
-        break;
-      }
-      if ('arr' in top) top.arr.push(value as JsonValue);
-      else top.obj.set(top.key, value as JsonValue);
-      ws();
-      if ('arr' in top) {
-        if (text[i] === ',') {
-          i++;
-          value = parseScalarOrOpen();
+    if (c === 92) {
+      out += text.slice(start, i);
+      i++;
+      if (i >= n) syntaxError(text, 'EOF while parsing a string', i);
+      const e = text[i];
+      i++;
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          const cu = hex4();
+          if (cu >= 0xd800 && cu <= 0xdbff) {
+            if (text[i] !== '\\' || text[i + 1] !== 'u') syntaxError(text, 'lone leading surrogate in hex escape', i);
+            i += 2;
+            const lo = hex4();
+            if (lo < 0xdc00 || lo > 0xdfff) syntaxError(text, 'lone leading surrogate in hex escape', i);
+            out += String.fromCharCode(cu, lo);
+          } else if (cu >= 0xdc00 && cu <= 0xdfff) {
+            syntaxError(text, 'lone trailing surrogate in hex escape', i);
+          } else out += String.fromCharCode(cu);
           break;
         }
-        if (text[i] === ']') {
-          i++;
-          stack.pop();
-          value = top.arr;
-          continue;
-        }
-        fail('expected `,` or `]`');
-      } else {
-        if (text[i] === ',') {
-          i++;
-          ws();
-          if (text[i] !== '"') fail('key must be a string');
-          top.key = parseString();
-          ws();
-          if (text[i] !== ':') fail('expected `:`');
-          i++;
-          value = parseScalarOrOpen();
-          break;
-        }
-        if (text[i] === '}') {
-          i++;
-          stack.pop();
-          value = top.obj;
-          continue;
-        }
-        fail('expected `,` or `}`');
+        default:
+          syntaxError(text, 'invalid escape', i - 1);
       }
+      start = i;
+      continue;
     }
-    if (result !== undefined) break;
+    if (c < 0x20) syntaxError(text, 'control character (\\u0000-\\u001F) found while parsing a string', i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      // a raw lone surrogate in the JS string (not from valid UTF-8 text)
+      const next = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i += 2;
+        continue;
+      }
+      syntaxError(text, 'invalid Unicode (lone surrogate) in a string', i);
+    }
+    i++;
   }
-  ws();
-  if (i < n) fail('trailing characters');
-  return result;
+}
+
+/** Throw the JsonSyntaxError of a message at an offset (line and column counted from the text). */
+function syntaxError(text: string, message: string, at: number): never {
+  let line = 1;
+  let col = 1;
+  for (let k = 0; k < at && k < text.length; k++) {
+    if (text.charCodeAt(k) === 10) {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  throw new JsonSyntaxError(message, at, line, col);
 }
 
 /** A problem converting a JavaScript value into JSON: what and where (JSON Pointer). */
@@ -337,9 +369,12 @@ export function escapePointerToken(token: string): string {
 /**
  * Convert a JavaScript value (a plain object tree, possibly a TypeBox schema) into a
  * JsonValue. Symbol keys (TypeBox's `[Kind]`) are skipped, `undefined` properties are left
- * out as JSON.stringify does; functions, bigint beyond 64 bits, NaN and cycles are errors.
+ * out as JSON.stringify does; functions, bigint beyond 64 bits, NaN and cycles are errors. A value
+ * that is a lossless JsonValue already (Maps, arrays, JsonNumbers…) is returned as it is, not copied.
  */
 export function fromJs(value: unknown, pointer = ''): JsonValue {
+  // a lossless JsonValue already (what parseJson makes): the conversion would only copy it
+  if (isLossless(value)) return value as JsonValue;
   const seen = new Set<object>();
   const go = (v: unknown, p: string): JsonValue => {
     if (v === null) return null;
@@ -385,6 +420,43 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
     }
   };
   return go(value, pointer);
+}
+
+/** Deeper than this, isLossless gives up (fromJs then tells a cycle from depth). */
+const LOSSLESS_MAX_DEPTH = 10_000;
+
+/**
+ * True when fromJs would return a copy of the value, equal to it: Maps (not subclasses) with string
+ * keys, arrays without holes or `undefined`, JsonNumbers, strings, booleans and null; false for
+ * anything else (a JavaScript number or object, a cycle, nesting deeper than LOSSLESS_MAX_DEPTH).
+ */
+function isLossless(root: unknown): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const d = depths.pop() as number;
+    if (v === null || typeof v === 'string' || typeof v === 'boolean' || v instanceof JsonNumber) continue;
+    if (typeof v !== 'object' || d > LOSSLESS_MAX_DEPTH) return false;
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto === Map.prototype) {
+      for (const k of (v as Map<unknown, unknown>).keys()) if (typeof k !== 'string') return false;
+      for (const x of (v as Map<unknown, unknown>).values()) {
+        if (x === undefined) return false;
+        if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
+        else if (typeof x !== 'string' && typeof x !== 'boolean' && x !== null) return false;
+      }
+    } else if (proto === Array.prototype) {
+      const a = v as unknown[];
+      for (let i = 0; i < a.length; i++) {
+        const x = a[i];
+        if (x === undefined) return false;
+        if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
+        else if (typeof x !== 'string' && typeof x !== 'boolean' && x !== null) return false;
+      }
+    } else return false;
+  }
+  return true;
 }
 
 /** Convert a JsonValue back to a plain JavaScript value (numbers as doubles). */

@@ -26,6 +26,9 @@ export interface LowerOptions {
 /** What the pre-pass found a `$ref` to mean. */
 export type RefResolution = { readonly status: 'unresolved' } | { readonly status: 'ok' | 'circular'; readonly target: string };
 
+/** The definitions of a schema without `$ref`s (shared; never written). */
+const NO_DEFINITIONS: ReadonlyMap<string, IrNode> = new Map();
+
 /** Mutable state of one lowering run. */
 export class LowerContext {
   readonly diagnostics: Diagnostic[] = [];
@@ -34,17 +37,34 @@ export class LowerContext {
   readonly base: string;
   /** The schema's root, for resolving `#…` references. */
   readonly root: JsonValue;
-  /** Lowered targets of `$ref`s, by pointer (relative to root). */
-  readonly definitions = new Map<string, IrNode>();
+  // the collections below exist only for schemas with `$ref`s (made on first use: most tools have none)
+  #definitions: Map<string, IrNode> | undefined;
+  #queued: Set<string> | undefined;
+  #refCycles: Map<string, boolean> | undefined;
+  #refs: Map<string, RefResolution> | undefined;
   /** Ref targets still to lower, in the order met. */
   readonly pending: string[] = [];
-  /** Every target ever queued (so a target is queued once). */
-  readonly queued = new Set<string>();
-  /** Memo of the pre-pass's ref-only-cycle answers, by pointer. */
-  readonly refCycles = new Map<string, boolean>();
-  /** `$ref` strings resolved by the pre-pass. */
-  readonly refs = new Map<string, RefResolution>();
   nodes = 0;
+  /** Lowered targets of `$ref`s, by pointer (relative to root). */
+  get definitions(): Map<string, IrNode> {
+    return (this.#definitions ??= new Map());
+  }
+  /** The lowered targets, without making a Map of them when there are none. */
+  definitionsOrNone(): ReadonlyMap<string, IrNode> {
+    return this.#definitions ?? NO_DEFINITIONS;
+  }
+  /** Every target ever queued (so a target is queued once). */
+  get queued(): Set<string> {
+    return (this.#queued ??= new Set());
+  }
+  /** Memo of the pre-pass's ref-only-cycle answers, by pointer. */
+  get refCycles(): Map<string, boolean> {
+    return (this.#refCycles ??= new Map());
+  }
+  /** `$ref` strings resolved by the pre-pass. */
+  get refs(): Map<string, RefResolution> {
+    return (this.#refs ??= new Map());
+  }
   constructor(root: JsonValue, options: LowerOptions = {}) {
     this.root = root;
     this.tool = options.tool;

@@ -42,19 +42,15 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
 
   // which keywords constrain the value (each becomes one node)
   const type = schema.get('type');
-  const typeArray = isJsonArray(type) && type.some((t) => typeof t === 'string');
+  const typeArray = isJsonArray(type) && hasString(type);
   const typed = typeof type === 'string' || typeArray;
-  const implicit = typed ? undefined : OBJECT_KEYWORDS.some((k) => schema.has(k)) ? 'object' : ARRAY_KEYWORDS.some((k) => schema.has(k)) ? 'array' : undefined;
+  const implicit = typed ? undefined : hasAny(schema, OBJECT_KEYWORDS) ? 'object' : hasAny(schema, ARRAY_KEYWORDS) ? 'array' : undefined;
   const en = schema.get('enum');
   const ref = schema.get('$ref');
-  const combiners = (['allOf', 'anyOf', 'oneOf'] as const).filter((kw) => {
-    const v = schema.get(kw);
-    if (v === undefined) return false;
-    if (isJsonArray(v)) return true;
-    ctx.report('warning', 'schema/invalid-subschema', `${pointer}/${kw}`, `${kw} is a ${jsonTypeOf(v)}, not an array of schemas; it is ignored`);
-    return false;
-  });
-  const count = (typed || implicit ? 1 : 0) + (!typed && isJsonArray(en) ? 1 : 0) + (schema.has('const') ? 1 : 0) + (typeof ref === 'string' ? 1 : 0) + combiners.length;
+  const allOf = combiner(schema, 'allOf', pointer, ctx);
+  const anyOf = combiner(schema, 'anyOf', pointer, ctx);
+  const oneOf = combiner(schema, 'oneOf', pointer, ctx);
+  const count = (typed || implicit ? 1 : 0) + (!typed && isJsonArray(en) ? 1 : 0) + (schema.has('const') ? 1 : 0) + (typeof ref === 'string' ? 1 : 0) + (allOf ? 1 : 0) + (anyOf ? 1 : 0) + (oneOf ? 1 : 0);
   if (isJsonArray(type) && !typeArray) ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, 'no entry of the type list is a string; it is ignored');
   if (type !== undefined && !typed && !isJsonArray(type)) ctx.report('warning', 'schema/invalid-type', `${pointer}/type`, `type is a ${jsonTypeOf(type)}, not a name or a list of names; it is ignored`);
   if (en !== undefined && !isJsonArray(en)) ctx.report('warning', 'schema/enum-not-array', `${pointer}/enum`, `enum is a ${jsonTypeOf(en)}, not an array; it is ignored`);
@@ -72,12 +68,31 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
   if (!typed && isJsonArray(en)) parts.push({ pointer: b.pointer, meta: b.meta, nullable: b.nullable, kind: 'enum', values: en, origin: 'enum' });
   if (schema.has('const')) parts.push({ pointer: b.pointer, meta: b.meta, nullable: b.nullable, kind: 'literal', value: schema.get('const') as JsonValue });
   if (typeof ref === 'string') parts.push(fromRef(b, ref, ctx));
-  for (const kw of combiners) {
-    const v = schema.get(kw) as JsonArray;
-    parts.push(kw === 'allOf' ? fromAllOf(b, v, pointer, depth, ctx) : fromUnion(b, v, kw, pointer, depth, ctx));
-  }
+  if (allOf) parts.push(fromAllOf(b, allOf, pointer, depth, ctx));
+  if (anyOf) parts.push(fromUnion(b, anyOf, 'anyOf', pointer, depth, ctx));
+  if (oneOf) parts.push(fromUnion(b, oneOf, 'oneOf', pointer, depth, ctx));
   if (count === 1) return parts[0];
   return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'intersection', origin: 'keywords', members: parts };
+}
+
+/** A combiner's array of schemas; undefined when absent, and when it is not an array (reported, ignored). */
+function combiner(schema: JsonObject, kw: 'allOf' | 'anyOf' | 'oneOf', pointer: string, ctx: LowerContext): JsonArray | undefined {
+  const v = schema.get(kw);
+  if (v === undefined || isJsonArray(v)) return v;
+  ctx.report('warning', 'schema/invalid-subschema', `${pointer}/${kw}`, `${kw} is a ${jsonTypeOf(v)}, not an array of schemas; it is ignored`);
+  return undefined;
+}
+
+/** True when the object has one of the keys. */
+function hasAny(schema: JsonObject, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (schema.has(keys[i])) return true;
+  return false;
+}
+
+/** True when the array has a string. */
+function hasString(a: JsonArray): boolean {
+  for (let i = 0; i < a.length; i++) if (typeof a[i] === 'string') return true;
+  return false;
 }
 
 /** The node for one `type` name, reading the schema's other keywords under that type. */
@@ -115,7 +130,7 @@ export interface LowerResult {
 export function lowerSchema(schema: JsonValue, options: LowerOptions = {}): LowerResult {
   const ctx = new LowerContext(schema, options);
   if (!prepass(schema, ctx)) {
-    return { node: { pointer: '', meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' }, definitions: ctx.definitions, diagnostics: ctx.diagnostics };
+    return { node: { pointer: '', meta: EMPTY_META, nullable: false, kind: 'any', reason: 'invalid' }, definitions: ctx.definitionsOrNone(), diagnostics: ctx.diagnostics };
   }
   const node = lowerAt(schema, '', 0, ctx);
   for (let k = 0; k < ctx.pending.length; k++) {
@@ -123,12 +138,15 @@ export function lowerSchema(schema: JsonValue, options: LowerOptions = {}): Lowe
     ctx.definitions.set(target, target === '' ? node : lowerAt(resolvePointer(schema, target) ?? true, target, 1, ctx));
   }
   // a ref target inside the schema's own tree is lowered twice: report its findings once
-  const seen = new Set<string>();
-  const diagnostics = ctx.diagnostics.filter((d) => {
-    const key = `${d.code}\u0000${d.path}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
-  return { node, definitions: ctx.definitions, diagnostics };
+  let diagnostics = ctx.diagnostics;
+  if (diagnostics.length > 1) {
+    const seen = new Set<string>();
+    diagnostics = diagnostics.filter((d) => {
+      const key = `${d.code}\u0000${d.path}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+  }
+  return { node, definitions: ctx.definitionsOrNone(), diagnostics };
 }
 
 /** Lower one tool: its parameters (when present and not null) and its description. */

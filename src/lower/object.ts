@@ -1,18 +1,22 @@
 /** Objects: properties in document order, required, additionalProperties, patternProperties. */
-import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, jsonTypeOf, type JsonObject } from '../ir/json.js';
+import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { IrBase, IrNode, IrObject, IrOrigin, IrProperty } from '../ir/nodes.js';
 import type { LowerContext } from './context.js';
 import { lowerAt } from './index.js';
 
 const NONE: string[] = [];
+/** No required names (shared; never written). */
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** An object schema (`type: object`, or implied by `properties` and its kin). */
 export function fromObject(base: IrBase, schema: JsonObject, pointer: string, depth: number, ctx: LowerContext, origin: IrOrigin): IrObject {
   const requiredRaw = schema.get('required');
-  const required = new Set<string>();
+  let required: ReadonlySet<string> = NO_NAMES;
   if (isJsonArray(requiredRaw)) {
+    const names = new Set<string>();
+    required = names;
     requiredRaw.forEach((r, k) => {
-      if (typeof r === 'string') required.add(r);
+      if (typeof r === 'string') names.add(r);
       else ctx.report('warning', 'schema/required-not-string', `${pointer}/required/${k}`, `a required entry is a ${jsonTypeOf(r)}, not a property name; it is ignored`);
     });
   } else if (requiredRaw !== undefined) {
@@ -22,7 +26,8 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
   const props = schema.get('properties');
   const properties: IrProperty[] = [];
   if (isJsonObject(props)) {
-    for (const [name, sub] of props) {
+    for (const name of props.keys()) {
+      const sub = props.get(name) as JsonValue;
       const p = `${pointer}/properties/${escapePointerToken(name)}`;
       if (isJsonObject(sub) && sub.get('required') === true) {
         ctx.report('warning', 'schema/required-boolean', `${p}/required`, '`required: true` on a property is draft-03 style; list the name in the parent\'s `required` array instead (the property is shown as optional)');
@@ -47,7 +52,7 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
   const patternProperties: { pattern: string; schema: IrNode }[] = [];
   const pp = schema.get('patternProperties');
   if (isJsonObject(pp)) {
-    for (const [pattern, sub] of pp) patternProperties.push({ pattern, schema: lowerAt(sub, `${pointer}/patternProperties/${escapePointerToken(pattern)}`, depth + 1, ctx) });
+    for (const pattern of pp.keys()) patternProperties.push({ pattern, schema: lowerAt(pp.get(pattern) as JsonValue, `${pointer}/patternProperties/${escapePointerToken(pattern)}`, depth + 1, ctx) });
   }
   const minP = schema.get('minProperties');
   const maxP = schema.get('maxProperties');

@@ -24,6 +24,8 @@ const SCHEMA_KEYWORDS: Record<string, boolean> = {
 const ARRAY_KEYWORDS: Record<string, boolean> = { items: true, allOf: true, anyOf: true, oneOf: true, prefixItems: true };
 /** Keywords whose value is an object of sub-schemas. */
 const PROPS_KEYWORDS: Record<string, boolean> = { $defs: true, definitions: true, properties: true, patternProperties: true, dependencies: true, dependentSchemas: true };
+/** Every key `in` finds in one of the tables above (their own keys, and Object.prototype's): any other key holds no sub-schema. */
+const MAY_HOLD_SCHEMAS: ReadonlySet<string> = new Set([...Object.keys(SCHEMA_KEYWORDS), ...Object.keys(ARRAY_KEYWORDS), ...Object.keys(PROPS_KEYWORDS), ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** Every keyword of JSON Schema drafts 4 to 2020-12, plus OpenAPI's and Gemini's. */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
@@ -48,6 +50,52 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
 export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   if (!isJsonObject(schema)) return true;
   // Depth and size first, iteratively: the visit below recurses (at most this deep).
+  if (!withinLimits(schema, ctx) && !checkLimits(schema, ctx)) return false;
+  visit(schema, '', schema, ctx);
+  return true;
+}
+
+/**
+ * The size and depth of a schema within the limits, counted as checkLimits counts them (every
+ * container and number one value, plus each container's entries) but without stacking numbers;
+ * false when they may not be (checkLimits then finds which limit, as it always did).
+ */
+function withinLimits(schema: JsonObject, ctx: LowerContext): boolean {
+  const maxJsonDepth = ctx.limits.maxDepth * 2 + 2;
+  const maxNodes = ctx.limits.maxNodes;
+  if (!(maxJsonDepth >= 1) || !(maxNodes >= 1)) return false;
+  let count = 1;
+  const values: (JsonObject | readonly JsonValue[])[] = [schema];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop() as JsonObject | readonly JsonValue[];
+    const d = (depths.pop() as number) + 1;
+    // each child container or number: one value more, one level deeper (two loops: each iterates one kind)
+    if (isJsonObject(v)) {
+      for (const x of v.values()) {
+        if (typeof x !== 'object' || x === null) continue;
+        count++;
+        if (d > maxJsonDepth) return false;
+        if (isJsonObject(x) || isJsonArray(x)) values.push(x), depths.push(d);
+      }
+      count += v.size;
+    } else {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x !== 'object' || x === null) continue;
+        count++;
+        if (d > maxJsonDepth) return false;
+        if (isJsonObject(x) || isJsonArray(x)) values.push(x), depths.push(d);
+      }
+      count += v.length;
+    }
+    if (count > maxNodes) return false;
+  }
+  return true;
+}
+
+/** The size and depth check, value by value: reports the first limit a schema breaks; false then. */
+function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
   const maxJsonDepth = ctx.limits.maxDepth * 2 + 2;
   let count = 0;
   const values: JsonValue[] = [schema];
@@ -71,41 +119,61 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
       count += v.length;
     }
   }
-
-  visit(schema, '', schema, ctx);
   return true;
 }
 
 /** One sub-schema (an object; anything else is not visited): its unknown keywords, its `$ref`, then its sub-schemas. */
 function visit(sub: JsonObject, pointer: string, root: JsonValue, ctx: LowerContext): void {
   const order = indexFirstOrder(sub);
-  for (const key of order ?? sub.keys()) {
-    if (KNOWN_KEYWORDS.has(key)) continue;
-    if (key.startsWith('x-')) continue; // vendor extensions are allowed by OpenAPI and ignored
-    ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+  if (order !== undefined) {
+    for (const key of order) unknownKeyword(key, pointer, ctx);
+  } else {
+    for (const key of sub.keys()) unknownKeyword(key, pointer, ctx);
   }
   const ref = sub.get('$ref');
   if (typeof ref === 'string') resolveRef(root, ref, pointer, ctx);
-  for (const key of order ?? sub.keys()) {
-    const sch = sub.get(key) as JsonValue;
-    if (isJsonArray(sch)) {
-      if (key in ARRAY_KEYWORDS) {
-        for (let i = 0; i < sch.length; i++) {
-          const x = sch[i];
-          if (isJsonObject(x)) visit(x, `${pointer}/${key}/${i}`, root, ctx);
-        }
-      }
-    } else if (key in PROPS_KEYWORDS) {
-      if (isJsonObject(sch)) {
-        for (const prop of indexFirstOrder(sch) ?? sch.keys()) {
-          const x = sch.get(prop);
-          if (isJsonObject(x)) visit(x, `${pointer}/${key}/${escapePointerToken(prop)}`, root, ctx);
-        }
-      }
-    } else if (key in SCHEMA_KEYWORDS) {
-      if (isJsonObject(sch)) visit(sch, `${pointer}/${key}`, root, ctx);
-    }
+  if (order !== undefined) {
+    for (const key of order) visitKeyword(sub, key, pointer, root, ctx);
+  } else {
+    for (const key of sub.keys()) visitKeyword(sub, key, pointer, root, ctx);
   }
+}
+
+/** Report a key no JSON Schema draft or OpenAPI defines (vendor `x-` keys are allowed). */
+function unknownKeyword(key: string, pointer: string, ctx: LowerContext): void {
+  if (KNOWN_KEYWORDS.has(key) || key.startsWith('x-')) return;
+  ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+}
+
+/** Visit the sub-schemas one keyword of a schema holds, as json-schema-traverse does. */
+function visitKeyword(sub: JsonObject, key: string, pointer: string, root: JsonValue, ctx: LowerContext): void {
+  if (!MAY_HOLD_SCHEMAS.has(key)) return;
+  const sch = sub.get(key) as JsonValue;
+  if (isJsonArray(sch)) {
+    if (key in ARRAY_KEYWORDS) {
+      for (let i = 0; i < sch.length; i++) {
+        const x = sch[i];
+        if (isJsonObject(x)) visit(x, `${pointer}/${key}/${i}`, root, ctx);
+      }
+    }
+  } else if (key in PROPS_KEYWORDS) {
+    if (isJsonObject(sch)) {
+      const order = indexFirstOrder(sch);
+      if (order !== undefined) {
+        for (const prop of order) visitProperty(sch, prop, key, pointer, root, ctx);
+      } else {
+        for (const prop of sch.keys()) visitProperty(sch, prop, key, pointer, root, ctx);
+      }
+    }
+  } else if (key in SCHEMA_KEYWORDS) {
+    if (isJsonObject(sch)) visit(sch, `${pointer}/${key}`, root, ctx);
+  }
+}
+
+/** One entry of an object of sub-schemas (`properties`, `$defs`…). */
+function visitProperty(sch: JsonObject, prop: string, key: string, pointer: string, root: JsonValue, ctx: LowerContext): void {
+  const x = sch.get(prop);
+  if (isJsonObject(x)) visit(x, `${pointer}/${key}/${escapePointerToken(prop)}`, root, ctx);
 }
 
 /**

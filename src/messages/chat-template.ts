@@ -11,7 +11,10 @@
 import { CompileError, type Diagnostic } from '../diagnostics.js';
 import { assertUtf8, emitChatTemplateNamespace, type ChatTemplateText, type ChatTemplateTool } from '../emit/chat-template/catalog.js';
 import { CHAT_TEMPLATE_BROWSER, CHAT_TEMPLATE_PYTHON } from '../emit/chat-template/builtins.js';
-import { firstLoneSurrogate, JinjaError, plainType, pyConcatOperand, pyContains, pyStr, pyToJson, pyTruthy, pyType, surrogateError, undefinedAttribute, undefinedElement } from '../emit/chat-template/python.js';
+import { firstLoneSurrogate, JinjaError, pyConcatOperand, surrogateError, undefinedAttribute, undefinedElement } from '../emit/python/errors.js';
+import { pyContains } from '../emit/python/jinja.js';
+import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
+import { plainType, pyStr, pyTruthy, pyType } from '../emit/python/values.js';
 import { fromJs, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
 
 export type { ChatTemplateText, ChatTemplateTool } from '../emit/chat-template/catalog.js';

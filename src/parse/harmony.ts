@@ -292,13 +292,14 @@ function isProblem(r: HeaderParse | HeaderProblem): r is HeaderProblem {
 }
 
 function toMessage(h: HeaderFields, content: string): ParsedHarmonyMessage {
+  // the keys in the order openai-harmony's serde writes them (role, name, recipient, content, channel, content_type)
   return {
     role: h.role,
     ...(h.name !== undefined ? { name: h.name } : {}),
     ...(h.recipient !== undefined ? { recipient: h.recipient } : {}),
+    content,
     ...(h.channel !== undefined ? { channel: h.channel } : {}),
     ...(h.contentType !== undefined ? { content_type: h.contentType } : {}),
-    content,
   };
 }
 

@@ -16,6 +16,7 @@ p { margin: .4rem 0; }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: .86rem; }
 a { color: var(--focus); }
 .lede { color: var(--muted); max-width: 60rem; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 1rem; top: .5rem; background: var(--bg); padding: .25rem .5rem; z-index: 5; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -38,13 +39,17 @@ dl.options dd { margin: 0; overflow-wrap: anywhere; }
 .gauge .fill.over { background: repeating-linear-gradient(135deg, var(--err) 0 6px, #c8474b 6px 12px); }
 .gauge .mark { position: absolute; top: -.35rem; bottom: -.35rem; width: 0; border-left: 3px solid var(--fg); }
 .over-text { color: var(--err); font-weight: 650; }
-table.share { border-collapse: collapse; width: 100%; table-layout: fixed; font-variant-numeric: tabular-nums; }
-table.share caption { text-align: left; color: var(--muted); padding: .25rem 0 .5rem; caption-side: top; }
-table.share th, table.share td { border-bottom: 1px solid var(--line); padding: .2rem .45rem; text-align: left; vertical-align: middle; }
-table.share thead th { position: sticky; top: 0; background: var(--bg); z-index: 1; border-bottom: 2px solid var(--fg); font-size: .88rem; }
+/* the table is laid out as a grid of rows (its roles given explicitly): rows out of view are not laid out, so 2,000 rows open and sort fast */
+table.share { display: block; width: 100%; font-variant-numeric: tabular-nums; }
+table.share caption { display: block; text-align: left; color: var(--muted); padding: .25rem 0 .5rem; }
+table.share thead, table.share tbody { display: block; }
+table.share thead { position: sticky; top: 0; background: var(--bg); z-index: 1; border-bottom: 2px solid var(--fg); }
+table.share tr { display: grid; grid-template-columns: 4.2rem minmax(8rem, 3fr) 7rem 7rem minmax(6rem, 2.6fr) 8rem 13rem; align-items: center; border-bottom: 1px solid var(--line); }
+table.share thead tr { border-bottom: 0; }
+table.share tbody tr.tool { content-visibility: auto; contain-intrinsic-size: auto 2rem; }
+table.share th, table.share td { padding: .2rem .45rem; text-align: left; min-width: 0; }
+table.share th { font-size: .88rem; }
 table.share th.n, table.share td.n { text-align: right; }
-table.share col.c-i { width: 3.5rem; } table.share col.c-name { width: 34%; } table.share col.c-p { width: 6rem; }
-table.share col.c-t { width: 6.5rem; } table.share col.c-bar { width: 28%; } table.share col.c-run { width: 8rem; } table.share col.c-f { width: 14rem; }
 th button { font: inherit; font-weight: 650; color: inherit; background: none; border: 1px solid transparent; border-radius: 4px; padding: .15rem .3rem; cursor: pointer; width: 100%; text-align: inherit; }
 th button:hover { border-color: var(--line); background: var(--panel); }
 th button .ind { display: inline-block; width: 1em; text-align: center; color: var(--muted); }
@@ -56,10 +61,12 @@ td.name a { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospac
 .pct { display: inline-block; width: 4rem; text-align: right; color: var(--muted); font-size: .82rem; }
 tr.over td.run { color: var(--err); font-weight: 650; }
 tr.over td.run::before { content: "over "; font-weight: 400; font-size: .78rem; }
-tr.budget td { border-top: 3px solid var(--fg); border-bottom: 3px solid var(--fg); background: var(--panel); font-weight: 650; padding: .35rem .5rem; }
-.tools-head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+table.share tr.budget { border-top: 3px solid var(--fg); border-bottom: 3px solid var(--fg); background: var(--panel); }
+tr.budget td { grid-column: 1 / -1; font-weight: 650; padding: .35rem .5rem; }
+.tools-head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; border-bottom: 1px solid var(--line); margin: 2rem 0 .5rem; padding-bottom: .25rem; }
+.tools-head h2 { border: 0; margin: 0 .5rem 0 0; padding: 0; }
 .tools-head button { font: inherit; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); cursor: pointer; }
-details.tool { border: 1px solid var(--line); border-radius: 6px; margin: .35rem 0; }
+details.tool { border: 1px solid var(--line); border-radius: 6px; margin: .35rem 0; content-visibility: auto; contain-intrinsic-size: auto 2.4rem; }
 details.tool > summary { cursor: pointer; padding: .4rem .7rem; display: flex; flex-wrap: wrap; gap: .3rem .8rem; align-items: baseline; }
 details.tool > summary .tname { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight: 650; overflow-wrap: anywhere; }
 details.tool > summary .meta { color: var(--muted); font-size: .86rem; }
@@ -70,11 +77,12 @@ details.tool[open] > summary { border-bottom: 1px solid var(--line); background:
 figure.col { margin: 0; border: 1px solid var(--line); border-radius: 4px; min-width: 0; }
 figure.col figcaption { padding: .3rem .6rem; background: var(--panel); border-bottom: 1px solid var(--line); font-size: .85rem; }
 figure.col figcaption b { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-figure.col figcaption .note { color: var(--muted); display: block; font-size: .78rem; }
+figure.col figcaption .note { color: var(--muted); display: block; font-size: .78rem; min-height: 2.9em; }
 pre.r { margin: 0; padding: .5rem .6rem .5rem 1.7rem; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.4; }
-pre.r .chg { display: inline-block; width: 100%; min-height: 1.4em; vertical-align: top; background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); position: relative; }
-pre.r .chg::before { content: "\\394"; position: absolute; left: -1.3rem; color: var(--chg-line); font-weight: 700; }
-mark.ctl { background: var(--err-bg); color: var(--err); outline: 2px dashed var(--err); outline-offset: 1px; font-weight: 700; border-radius: 2px; }
+pre.r .l { display: block; padding-left: 2ch; text-indent: -2ch; min-height: 1.4em; position: relative; }
+pre.r .chg { background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); }
+pre.r .chg::before { content: "\\394"; position: absolute; left: -1.3rem; text-indent: 0; color: var(--chg-line); font-weight: 700; }
+mark.ctl { background: var(--err-bg); color: var(--err); outline: 2px dashed var(--err); outline-offset: 0; margin: 0 3px; padding: 0 1px; font-weight: 700; border-radius: 2px; }
 mark.ctl::before { content: "\\26A0\\FE0E\\00A0"; }
 .refused { margin: 0; padding: .6rem; color: var(--err); background: var(--err-bg); white-space: pre-wrap; overflow-wrap: anywhere; }
 .refused strong::before { content: "\\2716\\00A0"; }
@@ -90,7 +98,7 @@ pre.frag { margin: .2rem 0 0; padding: .35rem .5rem; background: var(--panel); b
 .legend { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; font-size: .85rem; color: var(--muted); margin: .5rem 0; padding: 0; list-style: none; }
 .notes li { overflow-wrap: anywhere; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .82rem; border-top: 1px solid var(--line); padding-top: .5rem; }
-@media (max-width: 50rem) { table.share col.c-bar, table.share col.c-run { width: 0; } table.share .bar-cell, table.share .run { display: none; } }
+@media (max-width: 56rem) { table.share tr { grid-template-columns: 3rem minmax(8rem, 1fr) 5rem 6rem 9rem; } table.share .bar-cell, table.share .run, table.share .c-bar, table.share .c-run { display: none; } }
 @media print {
   html { font-size: 10pt; }
   body { padding: 0; max-width: none; }
@@ -99,10 +107,11 @@ footer { margin-top: 2.5rem; color: var(--muted); font-size: .82rem; border-top:
   th button { border: 0; padding: 0; }
   th button .ind { display: none; }
   th[aria-sort="ascending"] button .ind, th[aria-sort="descending"] button .ind { display: inline-block; }
-  table.share thead th { position: static; }
+  table.share thead { position: static; }
+  table.share tbody tr.tool { content-visibility: visible; }
   tr, li, figure.col { break-inside: avoid; }
-  details.tool { break-inside: auto; }
-  .bar, .bar span, .gauge, .gauge .fill, .sev, .tag, mark.ctl, pre.r .chg, ol.findings > li, tr.budget td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  details.tool { break-inside: auto; content-visibility: visible; }
+  .bar, .bar span, .gauge, .gauge .fill, .sev, .tag, mark.ctl, pre.r .chg, ol.findings > li, tr.budget { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   .cols { grid-template-columns: 1fr; }
   pre.frag { max-height: none; overflow: visible; }
 }
@@ -123,7 +132,8 @@ export const REPORT_SCRIPT = `(function () {
   var overhead = Number(table.getAttribute('data-overhead')) || 0;
   var budgetText = table.getAttribute('data-budget');
   var budget = budgetText === null ? null : Number(budgetText);
-  var fmt = function (n) { return n.toLocaleString('en-US'); };
+  var numberFormat = new Intl.NumberFormat('en-US');
+  var fmt = function (n) { return numberFormat.format(n); };
   var num = function (r, k) { return Number(r.getAttribute('data-' + k)); };
   var byIndex = function (a, b) { return num(a, 'i') - num(b, 'i'); };
   var compare = {
@@ -175,6 +185,17 @@ export const REPORT_SCRIPT = `(function () {
     var dir = key === current.key ? (current.dir === 'ascending' ? 'descending' : 'ascending') : firstDirection[key];
     sortBy(key, dir);
   });
+
+  // a panel kept as text (large reports) is put in the page when it is first opened
+  document.addEventListener('toggle', function (e) {
+    var d = e.target;
+    if (!d || d.tagName !== 'DETAILS' || !d.open) return;
+    var panel = d.querySelector('.panel[data-fill]');
+    if (!panel) return;
+    var source = document.getElementById(panel.getAttribute('data-fill'));
+    panel.removeAttribute('data-fill');
+    if (source) panel.innerHTML = source.textContent;
+  }, true);
 
   function openFromHash() {
     var id = decodeURIComponent(location.hash.slice(1));

@@ -7,6 +7,7 @@
  */
 import { formatDiagnostic, isCompileError } from '../diagnostics.js';
 import { readTools } from '../api/compile.js';
+import { listModels, resolveModel } from '../api/models.js';
 import { renderCatalog, XML_DIALECTS, type CatalogOptions, type Flavor, type XmlDialect } from '../api/render.js';
 import type { DiffFlavor } from '../diff.js';
 import type { ReadResult } from '../input/types.js';
@@ -75,11 +76,26 @@ export function jsdocColumn(options: ColumnOptions = {}): ReportColumn {
   return { name: 'jsdoc', note: 'TypeScript declarations with JSDoc comments (not formatted)', catalog: (read) => renderCatalog(read, { ...base, target: 'jsdoc' }).text };
 }
 
+/** A `--model` name as a column: a gpt-oss layout, an xml dialect, or a family's printer (`harmony-catalog models`). */
+export function modelColumn(model: string, options: ColumnOptions = {}): ReportColumn {
+  const base = catalogOptions(options);
+  const r = resolveModel(model); // an unknown name is a CompileError listing the names
+  const info = listModels().find((m) => m.name === model || m.aliases.includes(model));
+  const flavor = r.kind === 'builtin' && r.model.target === 'harmony' ? r.model.flavor : undefined;
+  return {
+    name: model,
+    ...(info ? { note: info.models } : {}),
+    ...(flavor !== undefined && flavor !== 'ollama' ? { diff: flavor, lint: flavor } : {}),
+    catalog: (read) => renderCatalog(read, { ...base, model }).text,
+  };
+}
+
 /**
  * The columns a report shows by default: the rendering counted first, then the other renderings
- * of its target (the three gpt-oss flavors; the four xml dialects; jsdoc alone).
+ * of its target (the three gpt-oss flavors; the four xml dialects; jsdoc alone; a `model` alone).
  */
-export function reportColumns(options: ColumnOptions & Pick<CatalogOptions, 'target' | 'flavor' | 'dialect'> = {}): ReportColumn[] {
+export function reportColumns(options: ColumnOptions & Pick<CatalogOptions, 'target' | 'flavor' | 'dialect' | 'model'> = {}): ReportColumn[] {
+  if (options.model !== undefined) return [modelColumn(options.model, options)];
   const target = options.target ?? 'harmony';
   if (target === 'jsdoc') return [jsdocColumn(options)];
   if (target === 'xml') {

@@ -43,13 +43,14 @@ export function markedText(text: string, spellings: readonly string[]): string {
   return out + escapeHtml(text.slice(at));
 }
 
-/** A rendering as the HTML inside its `<pre>`: control tokens marked, and the lines of `changed` (0-based) in `<span class="chg">`. */
+/**
+ * A rendering as the HTML inside its `<pre>`: one block per line (so a line too long for its column
+ * wraps with a hanging indent, and a wrap never reads as a line break), control tokens marked, and
+ * the lines of `changed` (0-based) with class `chg`. The text content is the rendering, byte for byte.
+ */
 export function renderingHtml(text: string, spellings: readonly string[], changed: ReadonlySet<number> = new Set()): string {
-  if (changed.size === 0) return markedText(text, spellings);
-  return text
-    .split('\n')
-    .map((line, i) => (changed.has(i) ? `<span class="chg">${markedText(line, spellings)}</span>` : markedText(line, spellings)))
-    .join('\n');
+  const lines = text.split('\n');
+  return lines.map((line, i) => `<span class="${changed.has(i) ? 'l chg' : 'l'}">${markedText(line, spellings)}${i < lines.length - 1 ? '\n' : ''}</span>`).join('');
 }
 
 /** JSON with two-space indentation, numbers as written, key order kept. */
@@ -65,6 +66,19 @@ export function prettyJson(v: JsonValue, indent = ''): string {
     return `{\n${[...v].map(([k, x]) => `${inner}${quoteJsonString(k)}: ${prettyJson(x, inner)}`).join(',\n')}\n${indent}}`;
   }
   return String(v);
+}
+
+/** JSON on one line, `{"a": 1, "b": [2]}`, numbers as written, key order kept. */
+export function compactJson(v: JsonValue): string {
+  if (isJsonArray(v)) return `[${v.map(compactJson).join(', ')}]`;
+  if (isJsonObject(v)) return `{${[...v].map(([k, x]) => `${quoteJsonString(k)}: ${compactJson(x)}`).join(', ')}}`;
+  return prettyJson(v);
+}
+
+/** A schema fragment as shown: on one line when it fits in `width` characters, else indented. */
+export function fragmentText(v: JsonValue, width = 100): string {
+  const one = compactJson(v);
+  return one.length <= width ? one : prettyJson(v);
 }
 
 /** At most `lines` lines and `chars` characters of a text, and how much was left out. */

@@ -7,7 +7,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { asRead, readTools, type ToolsInput } from '../api/compile.js';
 import { standaloneTools, toolDocument, valueAt } from '../build/tool-values.js';
-import { diffFlavors, type DiffResult } from '../diff.js';
+import { diffFlavors, type DiffFlavor } from '../diff.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
 import { findControlTokens, findControlTokensInKey } from '../input/control-tokens.js';
 import { inventory, type Inventory, type InventoryOptions } from '../inventory.js';
@@ -17,7 +17,7 @@ import { listFindings } from '../lint/report.js';
 import { ColumnPrinter, reportColumns, type ColumnEntry, type ReportColumn } from './columns.js';
 import { reportPage } from './page.js';
 
-export { dialectColumn, flavorColumn, jsdocColumn, reportColumns, type ColumnOptions, type ReportColumn } from './columns.js';
+export { dialectColumn, flavorColumn, jsdocColumn, modelColumn, reportColumns, type ColumnOptions, type ReportColumn } from './columns.js';
 
 /** Options of `renderReport`: the render options (as for `inventory`), the columns, a token budget. */
 export interface ReportOptions extends InventoryOptions {
@@ -30,6 +30,12 @@ export interface ReportOptions extends InventoryOptions {
   readonly maxTokens?: number;
   /** What the tools are (a file name, `mcp: <command>`), shown in the title. */
   readonly source?: string;
+  /**
+   * Put every tool's panel in the page as HTML (found by the browser's search, readable without
+   * script), or keep each as text the page's script fills in when it is opened (fast to open).
+   * Default: inline up to 200 tools.
+   */
+  readonly inlinePanels?: boolean;
 }
 
 /** One finding as the page lists it: under the flavors that say it, with the schema text its pointer points at. */
@@ -48,8 +54,6 @@ export interface ReportTool {
   readonly index: number;
   readonly name: string;
   readonly title?: string;
-  /** The description when it is a string. */
-  readonly description?: string;
   /** JSON Pointer of the tool in the input. */
   readonly pointer: string;
   readonly parameters: number;
@@ -88,6 +92,8 @@ export interface ReportModel {
   readonly notes: readonly Diagnostic[];
   readonly options: ReportOptions;
   readonly maxTokens?: number;
+  /** See ReportOptions.inlinePanels. */
+  readonly inlinePanels?: boolean;
 }
 
 /** A rendered report: the page and what it was made of. */
@@ -109,6 +115,7 @@ export async function buildReport(input: ToolsInput, options: ReportOptions = {}
 
 /** The name of the rendering the options choose (the one the inventory counts). */
 export function countedRendering(options: InventoryOptions): string {
+  if (options.model !== undefined) return options.model;
   const target = options.target ?? 'harmony';
   if (target === 'xml') return options.dialect ?? 'qwen';
   if (target === 'jsdoc') return 'jsdoc';
@@ -119,15 +126,15 @@ export function countedRendering(options: InventoryOptions): string {
 export async function reportModel(input: ToolsInput, options: ReportOptions = {}): Promise<ReportModel> {
   const columns = options.columns ?? reportColumns(options);
   const lint = options.lint === false ? [] : (options.lint ?? lintOfColumns(columns));
-  const { columns: _c, maxTokens: _m, source: _s, ...inventoryOptions } = options;
+  const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, ...inventoryOptions } = options;
   const inv = await inventory(input, { ...inventoryOptions, lint });
 
   const read = asRead(input);
-  const doc = isReadResultInput(input, read) ? undefined : toolDocument(input);
+  const doc = input === read ? undefined : documentOf(input); // what readTools returned: no document to cut tools from
   const values = standaloneTools(doc, read.tools);
   const printers = columns.map((c) => new ColumnPrinter(c));
   const diffed = diffedColumns(columns);
-  const diff = diffed ? diffFlavors(input, { a: columns[diffed[0]].diff!, b: columns[diffed[1]].diff! }) : undefined;
+  const diff = diffed ? diffFlavors(input, { a: diffed[2], b: diffed[3] }) : undefined;
   const noteOf = toolNotes(inv.diagnostics, read.tools);
 
   const tools: ReportTool[] = read.tools.map((def, i) => {
@@ -151,7 +158,6 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
       index: i,
       name: def.name,
       ...(def.title !== undefined ? { title: def.title } : {}),
-      ...(typeof def.description === 'string' ? { description: def.description } : {}),
       pointer: def.pointer,
       parameters: row.parameters,
       tokens: row.tokens,
@@ -171,7 +177,7 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
     ...(options.source !== undefined ? { source: options.source } : {}),
     counted: countedRendering(options),
     columns,
-    ...(diffed ? { diffed } : {}),
+    ...(diffed ? { diffed: [diffed[0], diffed[1]] as const } : {}),
     inventory: inv,
     tools,
     counts: countFindings(all),
@@ -180,6 +186,7 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
     notes: noteOf[read.tools.length],
     options,
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    ...(options.inlinePanels !== undefined ? { inlinePanels: options.inlinePanels } : {}),
   };
 }
 
@@ -191,17 +198,23 @@ function lintOfColumns(columns: readonly ReportColumn[]): LintFlavor[] {
   return (['openai-harmony', 'chat-template'] as const).filter((f) => wanted.has(f));
 }
 
-/** The first two columns that are `diff` flavors (two different ones), if any. */
-function diffedColumns(columns: readonly ReportColumn[]): [number, number] | undefined {
+/** The first two columns that are `diff` flavors (two different ones), if any: their places and flavors. */
+function diffedColumns(columns: readonly ReportColumn[]): [number, number, DiffFlavor, DiffFlavor] | undefined {
   const a = columns.findIndex((c) => c.diff !== undefined);
-  if (a < 0) return undefined;
-  const b = columns.findIndex((c, k) => k > a && c.diff !== undefined && c.diff !== columns[a].diff);
-  return b < 0 ? undefined : [a, b];
+  const fa = columns[a]?.diff;
+  if (fa === undefined) return undefined;
+  const b = columns.findIndex((c, k) => k > a && c.diff !== undefined && c.diff !== fa);
+  const fb = columns[b]?.diff;
+  return fb === undefined ? undefined : [a, b, fa, fb];
 }
 
-/** True when the caller handed over what `readTools` returned (no document to cut tools from). */
-function isReadResultInput(input: ToolsInput, read: ReadResult): boolean {
-  return input === read;
+/** The input as one lossless JSON document, or undefined when it cannot be had (the tools are then shown from what was read). */
+function documentOf(input: ToolsInput): JsonValue | undefined {
+  try {
+    return toolDocument(input);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool's own value read alone (as the inventory renders it), or undefined when it cannot be. */

@@ -34,11 +34,19 @@ describe('docs', () => {
   });
 
   it('every relative link of README.md and docs/ points at a file that exists', () => {
-    const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+    const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     for (const f of files) {
       for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(/\]\(([^)#:\s]+)(#[^)]*)?\)/g)) {
         expect(existsSync(resolve(dirname(join(ROOT, f)), m[1])), `${f}: ${m[1]}`).toBe(true);
       }
     }
+  });
+});
+
+describe('docs/models.md', () => {
+  it('names every model --model takes', async () => {
+    const { modelNames } = await import('../../src/api/models.js');
+    const doc = readFileSync(join(ROOT, 'docs/models.md'), 'utf8');
+    for (const n of modelNames()) expect(doc, n).toContain(`\`${n}\``);
   });
 });

@@ -16,7 +16,7 @@ const HEAD =
   'get_current_weather       3      69         1\n' +
   'get_location              0      15         0\n' +
   '\n' +
-  '2 tools; tokens (o200k_harmony): system 64, developer 101, catalog 97\n' +
+  '2 tools; tokens (o200k_harmony): system 64, developer 101, catalog 97; the whole prompt 165\n' +
   '(messages counted whole, <|start|> to <|end|>; catalog text outside any tool: 13)\n';
 // the lint's words are its own: only the start of each finding line is checked here
 const FINDINGS = '\nfindings:\n  info [lint/dropped-constraint] tool "get_current_weather" at /0/function/parameters/properties/days: ';
@@ -52,7 +52,8 @@ describe('harmony-catalog dump', () => {
         { name: 'get_current_weather', parameters: 3, tokens: 69, findings: [expect.objectContaining(DAYS_FINDING)] },
         { name: 'get_location', parameters: 0, tokens: 15, findings: [] },
       ],
-      totals: { system: 64, developer: 101, catalog: 97 },
+      // with no conversation, the whole prompt is the two messages: 64 + 101
+      totals: { system: 64, developer: 101, catalog: 97, prompt: 165 },
       diagnostics: [],
     });
     expect(Object.keys((JSON.parse(r.out) as { tools: { findings: object[] }[] }).tools[0].findings[0]).sort()).toEqual(['code', 'flavor', 'message', 'path', 'severity', 'tool']);
@@ -65,7 +66,7 @@ describe('harmony-catalog dump', () => {
     expect(r.code).toBe(0);
     expect(r.out.startsWith(
       '| tool | parameters | tokens | findings |\n| --- | ---: | ---: | ---: |\n| get_current_weather | 3 | 69 | 1 |\n| get_location | 0 | 15 | 0 |\n\n' +
-        '**Totals** (o200k_harmony tokens): system 64 · developer 101 · catalog 97\n\n' +
+        '**Totals** (o200k_harmony tokens): system 64 · developer 101 · catalog 97 · the whole prompt 165\n\n' +
         '**Findings**\n\n- info [lint/dropped-constraint] tool "get_current_weather" at /0/function/parameters/properties/days: ',
     )).toBe(true);
     expect(r.out.slice(r.out.indexOf('\n\n### '))).toBe(

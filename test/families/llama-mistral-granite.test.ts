@@ -11,7 +11,8 @@ import { GRANITE_3_3 } from '../../src/emit/families/granite-3.3.js';
 import { GRANITE_4_0 } from '../../src/emit/families/granite-4.0.js';
 import { LLAMA_3_1, LLAMA_3_2, LLAMA_4 } from '../../src/emit/families/llama.js';
 import { FAMILIES } from '../../src/emit/families/llama-mistral-granite.js';
-import { familyDate, pythonStrftime } from '../../src/emit/families/llama-mistral-granite-python.js';
+import { familyDate } from '../../src/emit/families/common.js';
+import { pyStrftime } from '../../src/emit/python/strings.js';
 import { MINISTRAL_3 } from '../../src/emit/families/ministral-3.js';
 import { MISTRAL_NEMO } from '../../src/emit/families/mistral-nemo.js';
 import { familyPrinter } from '../../src/emit/families/registry.js';
@@ -360,9 +361,9 @@ describe('what the UTF-8 encoding refuses: a lone surrogate', () => {
 describe('dates: Python strftime in the C locale', () => {
   it('formats the two directives the templates use, and a few more', () => {
     const d = familyDate('2025-08-05');
-    expect(pythonStrftime(d, '%d %b %Y')).toBe('05 Aug 2025');
-    expect(pythonStrftime(d, '%B %d, %Y')).toBe('August 05, 2025');
-    expect(pythonStrftime(d, '%A %a %j %m/%y %%')).toBe('Tuesday Tue 217 08/25 %');
+    expect(pyStrftime(d, '%d %b %Y')).toBe('05 Aug 2025');
+    expect(pyStrftime(d, '%B %d, %Y')).toBe('August 05, 2025');
+    expect(pyStrftime(d, '%A %a %j %m/%y %%')).toBe('Tuesday Tue 217 08/25 %');
   });
 
   it('refuses a date that is not YYYY-MM-DD or not in the calendar', () => {

@@ -54,3 +54,8 @@ it('agent loop, as each server renders the conversation', async () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(shown);
   }
 });
+
+it('weather llama-3.1 model', async () => {
+  // the family printers are checked against their templates in test/families; the matcher takes `model` as render does
+  await expect(example('weather.json')).toMatchCatalogSnapshot({ model: 'llama-3.1' });
+});

@@ -182,7 +182,7 @@ limit?: number, // default: 5
 
 } // namespace functions<|end|>`;
 /** Token counts (o200k_harmony): messages whole, <|start|> to <|end|>; the catalog as its share of the developer message. */
-export const tokens = { system: 64, developer: 293, catalog: 289 };
+export const tokens = { system: 64, developer: 293, catalog: 289, prompt: 357 };
 /** Each tool: name, top-level parameter count, its share of the developer message in tokens. */
 export const tools = [
   {"name":"get_current_weather","parameters":3,"tokens":69},

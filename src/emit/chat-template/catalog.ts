@@ -5,13 +5,15 @@
  * `chat-template/fails` diagnostic per failing tool.
  */
 import { CompileError, type Diagnostic } from '../../diagnostics.js';
-import { escapePointerToken, fromJs, isJsonArray, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
+import { fromJs, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
 import type { IrNode, IrObject, IrProperty, IrTool } from '../../ir/nodes.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
 import { lowerSchema } from '../../lower/index.js';
-import { ChatTemplateFailure, fail, type ChatTemplateContext, type JsJinjaNote } from './context.js';
+import { firstLoneSurrogate, pyConcatOperand, surrogateError, surrogatePointer, TemplateFailure, undefinedAttribute, type JinjaError } from '../python/errors.js';
+import { pyJsonDumps } from '../python/json.js';
+import { plainType, pyTruthy } from '../python/values.js';
+import { fail, type ChatTemplateContext, type JsJinjaNote } from './context.js';
 import { NUMBER_CONCAT_NOTE, noteItemsProperty, noteNumbers } from './js-jinja.js';
-import { JinjaError, firstLoneSurrogate, plainType, pyConcatOperand, pyToJson, pyTruthy, surrogateError, undefinedAttribute } from './python.js';
 import { chatTemplateTypeIn, concatenated, descriptionOf, enumTruthy, isRequired, oneOfTruthy } from './types.js';
 
 /** One tool as the chat template needs it: the definition as written (it reads the raw description) and its IR. */
@@ -33,7 +35,7 @@ function toolLabel(def: ToolDefinition, index: number): string {
 }
 
 /** The error diagnostic for a template failure. */
-export function failureDiagnostic(tool: string | undefined, f: ChatTemplateFailure): Diagnostic {
+export function failureDiagnostic(tool: string | undefined, f: TemplateFailure): Diagnostic {
   return {
     code: 'chat-template/fails',
     severity: 'error',
@@ -52,24 +54,24 @@ function jsDiagnostic(tool: string, n: JsJinjaNote): Diagnostic {
 function toolDescription(def: ToolDefinition, ctx: ChatTemplateContext): string {
   const d = def.description;
   if (d === undefined) {
-    throw new ChatTemplateFailure(def.pointer, 'the tool has no description, and the template writes "// " + description for every tool', undefinedAttribute(new Map(), 'description'));
+    throw new TemplateFailure(def.pointer, 'the tool has no description, and the template writes "// " + description for every tool', undefinedAttribute(new Map(), 'description'));
   }
   try {
     return pyConcatOperand(d);
   } catch (e) {
     if (d instanceof JsonNumber) ctx.jsNotes.push({ pointer: toolFieldPointer(def, 'description'), message: NUMBER_CONCAT_NOTE });
-    throw new ChatTemplateFailure(toolFieldPointer(def, 'description'), `the tool description is ${plainType(d)}, and the template adds it to a string`, e as JinjaError);
+    throw new TemplateFailure(toolFieldPointer(def, 'description'), `the tool description is ${plainType(d)}, and the template adds it to a string`, e as JinjaError);
   }
 }
 
 /** `"type " + tool.name + " = "`: the name as is, never escaped; a tool without one fails. */
 function toolName(def: ToolDefinition): string {
   const name: unknown = def.name;
-  if (name === undefined) throw new ChatTemplateFailure(def.pointer, 'the tool has no name', undefinedAttribute(new Map(), 'name'));
+  if (name === undefined) throw new TemplateFailure(def.pointer, 'the tool has no name', undefinedAttribute(new Map(), 'name'));
   try {
     return pyConcatOperand(fromJs(name));
   } catch (e) {
-    throw new ChatTemplateFailure(toolFieldPointer(def, 'name'), 'the tool name is not a string, and the template adds it to a string', e as JinjaError);
+    throw new TemplateFailure(toolFieldPointer(def, 'name'), 'the tool name is not a string, and the template adds it to a string', e as JinjaError);
   }
 }
 
@@ -133,7 +135,7 @@ function parameterDefault(s: IrNode, value: JsonValue, ctx: ChatTemplateContext)
   if (enumTruthy(s, ctx)) return `, // default: ${concatenated(value, pointer, 'its default (beside `enum`)', ctx)}`;
   if (oneOfTruthy(s, ctx)) return `// default: ${concatenated(value, pointer, 'its default (beside `oneOf`)', ctx)}`;
   noteNumbers(ctx, pointer, value);
-  return `, // default: ${pyToJson(value)}`;
+  return `, // default: ${pyJsonDumps(value)}`;
 }
 
 /** One tool: `// description⏎type name = (_: {⏎…}) => any;⏎⏎`, or `() => any;⏎⏎` without properties. */
@@ -166,7 +168,7 @@ export function emitChatTemplateNamespace(tools: readonly ChatTemplateTool[], na
     try {
       chunks.push(toolText(t, ctx));
     } catch (e) {
-      if (!(e instanceof ChatTemplateFailure)) throw e;
+      if (!(e instanceof TemplateFailure)) throw e;
       failed = true;
       diagnostics.push(failureDiagnostic(label, e));
     }
@@ -174,24 +176,6 @@ export function emitChatTemplateNamespace(tools: readonly ChatTemplateTool[], na
   });
   if (failed) throw new CompileError(diagnostics);
   return { text: `## ${name}\n\nnamespace ${name} {\n\n${chunks.join('')}} // namespace ${name}`, diagnostics };
-}
-
-/** The pointer of the first string with a lone surrogate in a JSON value, if any. */
-function surrogatePointer(v: JsonValue | undefined, pointer: string): string | undefined {
-  if (typeof v === 'string') return firstLoneSurrogate(v) ? pointer : undefined;
-  if (isJsonArray(v)) {
-    for (let k = 0; k < v.length; k++) {
-      const p = surrogatePointer(v[k], `${pointer}/${k}`);
-      if (p !== undefined) return p;
-    }
-  } else if (isJsonObject(v)) {
-    for (const [k, x] of v) {
-      const at = `${pointer}/${escapePointerToken(k)}`;
-      const p = firstLoneSurrogate(k) ? at : surrogatePointer(x, at);
-      if (p !== undefined) return p;
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -206,7 +190,7 @@ export function assertUtf8(text: string, tools: readonly ChatTemplateTool[]): vo
   const reason = `the rendered text holds a lone surrogate (U+${s.codePoint.toString(16).toUpperCase()}), which cannot be written as UTF-8`;
   for (const [i, t] of tools.entries()) {
     const at = surrogatePointer(t.def.description, toolFieldPointer(t.def, 'description')) ?? surrogatePointer(t.def.name, toolFieldPointer(t.def, 'name')) ?? surrogatePointer(t.def.parameters, t.def.parametersPointer);
-    if (at !== undefined) throw new CompileError([{ ...failureDiagnostic(toolLabel(t.def, i), new ChatTemplateFailure(at, reason, error)), message: `the gpt-oss chat template fails on this tool: ${reason} (Python: ${error.text})` }]);
+    if (at !== undefined) throw new CompileError([{ ...failureDiagnostic(toolLabel(t.def, i), new TemplateFailure(at, reason, error)), message: `the gpt-oss chat template fails on this tool: ${reason} (Python: ${error.text})` }]);
   }
   throw new CompileError([{ code: 'chat-template/fails', severity: 'error', path: '', message: `the gpt-oss chat template fails: ${reason} (Python: ${error.text})` }]);
 }

@@ -1,24 +1,12 @@
 /**
  * What the chat-template printer carries while it prints one tool: the schema as written
  * (for the few facts the IR does not keep), where pointers start, the first template error
- * (thrown as a ChatTemplateFailure) and the notes on JavaScript Jinja engines.
+ * (thrown as a TemplateFailure) and the notes on JavaScript Jinja engines.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../ir/json.js';
 import type { IrNode } from '../../ir/nodes.js';
 import { resolvePointer } from '../../lower/refs.js';
-import type { JinjaError } from './python.js';
-
-/** The template raised: where (JSON Pointer in the input document), why in plain words, and Jinja2's error. */
-export class ChatTemplateFailure extends Error {
-  constructor(
-    readonly pointer: string,
-    readonly reason: string,
-    readonly error: JinjaError,
-  ) {
-    super(`${reason} (Jinja2: ${error.text})`);
-    this.name = 'ChatTemplateFailure';
-  }
-}
+import { TemplateFailure, type JinjaError } from '../python/errors.js';
 
 /** A place where @huggingface/jinja would print something else than Jinja2, or fail where it renders. */
 export interface JsJinjaNote {
@@ -47,7 +35,7 @@ export function schemaContext(source?: JsonValue, base = ''): ChatTemplateContex
 
 /** Raise the template's error at a pointer relative to the parameters schema. */
 export function fail(ctx: ChatTemplateContext, pointer: string, reason: string, error: JinjaError): never {
-  throw new ChatTemplateFailure(ctx.base + pointer, reason, error);
+  throw new TemplateFailure(ctx.base + pointer, reason, error);
 }
 
 /** Record a note on @huggingface/jinja at a pointer relative to the parameters schema. */

@@ -5,7 +5,7 @@
  */
 import { escapePointerToken, isJsonArray, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
 import { noteJs, type ChatTemplateContext } from './context.js';
-import { pyStr } from './python.js';
+import { pyStr } from '../python/values.js';
 
 /** A property named `items`: `properties.items()` finds the property, not the method, and the JS engine fails. */
 export function noteItemsProperty(ctx: ChatTemplateContext, objectPointer: string, names: readonly string[]): void {

@@ -12,9 +12,12 @@
 import { assertNever, CompileError } from '../../diagnostics.js';
 import { isJsonArray, isJsonObject, type JsonArray, type JsonValue } from '../../ir/json.js';
 import { EMPTY_META, hasNonEmptyEnum, oneOfOf, type IrNode, type IrObject, type IrProperty } from '../../ir/nodes.js';
-import { ChatTemplateFailure, fail, rawKeyword, schemaContext, type ChatTemplateContext } from './context.js';
+import { pyConcatOperand, TemplateFailure, undefinedAttribute, type JinjaError } from '../python/errors.js';
+import { jinjaIterate, pyContains, pyLen } from '../python/jinja.js';
+import { pyJsonDumps } from '../python/json.js';
+import { plainType, pyStr, pyTruthy } from '../python/values.js';
+import { fail, rawKeyword, schemaContext, type ChatTemplateContext } from './context.js';
 import { noteItemsProperty, noteJoinNulls, noteNumberConcat, noteNumbers } from './js-jinja.js';
-import { JinjaError, plainType, pyConcatOperand, pyContains, pyIterate, pyLen, pyStr, pyToJson, pyTruthy, undefinedAttribute } from './python.js';
 
 /**
  * `render_typescript_type(node)` on its own. `source` is the schema as written that the node
@@ -25,7 +28,7 @@ export function chatTemplateType(node: IrNode, source?: JsonValue): string {
   try {
     return chatTemplateTypeIn(node, schemaContext(source));
   } catch (e) {
-    if (!(e instanceof ChatTemplateFailure)) throw e;
+    if (!(e instanceof TemplateFailure)) throw e;
     throw new CompileError([{ code: 'chat-template/fails', severity: 'error', path: e.pointer, message: `the gpt-oss chat template fails on this schema: ${e.message}` }]);
   }
 }
@@ -126,7 +129,7 @@ function oneOfVariants(node: IrNode, ctx: ChatTemplateContext): readonly IrNode[
 /** A `for` loop or `|join` over a value as written: characters, items or keys; fails on a number or boolean. */
 function iterateRaw(raw: JsonValue, pointer: string, what: string, ctx: ChatTemplateContext): JsonValue[] {
   try {
-    return pyIterate(raw);
+    return jinjaIterate(raw);
   } catch (e) {
     return fail(ctx, pointer, `${what} ${plainType(raw)}, which the template loops over`, e as JinjaError);
   }
@@ -254,7 +257,7 @@ function oneOfText(variants: readonly IrNode[], ctx: ChatTemplateContext): strin
       if (pyTruthy(d)) out += `// ${concatenated(d as JsonValue, `${v.pointer}/description`, 'the description of a oneOf variant', ctx)}`;
       if (v.meta.default) {
         noteNumbers(ctx, `${v.pointer}/default`, v.meta.default.value);
-        out += `${VARIANT_DEFAULT_INDENT}// default: ${pyToJson(v.meta.default.value)}`;
+        out += `${VARIANT_DEFAULT_INDENT}// default: ${pyJsonDumps(v.meta.default.value)}`;
       }
       return k < variants.length - 1 ? `${out} | \n` : out;
     })

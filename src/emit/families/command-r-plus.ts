@@ -7,13 +7,14 @@
  * it raise, and each of those is reported with the template's own error.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { isJsonArray, jsonTypeOf, type JsonObject, type JsonValue } from '../../ir/json.js';
+import { isJsonArray, isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { JinjaError, pyConcatOperand, undefinedAttribute, undefinedElement } from '../chat-template/python.js';
-import { pythonStrip } from '../xml/python.js';
-import { attr, childPointer, isMapping } from '../xml/template.js';
-import { RECURSION_ERROR, assertEncodable, failFamily, jinjaIn, jinjaPrint, templateMessages, unparseable } from './command-seed-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { childPointer, JinjaError, pyConcatOperand, RECURSION_ERROR, undefinedAttribute, undefinedElement } from '../python/errors.js';
+import { jinjaItem, jinjaPrint, pyContains, SANDBOX_DICT_METHODS } from '../python/jinja.js';
+import { pyStrip } from '../python/strings.js';
+import { JSON_TO_PYTHON_BASIC_TYPES } from '../xml/hermes.js';
+import { defineFamily, failFamily, familyMessages, unparseable } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** The tokenizer's bos_token, printed first. */
 const BOS = '<BOS_TOKEN>';
@@ -62,22 +63,12 @@ const ACTION_INSTRUCTIONS = [
   ']```<|END_OF_TURN_TOKEN|>',
 ].join('\n');
 
-
-/** `basic_type_map` of the `json_to_python_type` macro. */
-const BASIC_TYPES = new Map([
-  ['string', 'str'],
-  ['number', 'float'],
-  ['integer', 'int'],
-  ['boolean', 'bool'],
-]);
-
-/** Dict methods the immutable sandbox lets `basic_type_map[t]` reach (getitem falls back to getattr): `is defined`, and printed as a bound method's repr. */
-const DICT_METHODS = new Set(['copy', 'fromkeys', 'get', 'items', 'keys', 'values']);
-
 /** Where a schema's missing additionalProperties would be, for the UndefinedError the macro raises on it. */
-interface MissingAdditional {
-  readonly owner: JsonObject;
-  readonly pointer: string;
+class MissingAdditional {
+  constructor(
+    readonly owner: JsonObject,
+    readonly pointer: string,
+  ) {}
 }
 
 /**
@@ -88,8 +79,13 @@ interface MissingAdditional {
  * null type is `Any`; `object` recurses on additionalProperties, which raises UndefinedError when
  * absent; any other type name recurses through its own characters until Python's RecursionError.
  */
-export function commandRPlusType(tool: ToolDefinition, spec: JsonValue | MissingAdditional, pointer: string): string {
-  if (isMissing(spec)) {
+export function commandRPlusType(tool: ToolDefinition, spec: JsonValue, pointer: string): string {
+  return pythonType(tool, spec, pointer);
+}
+
+/** The macro's body: on a schema, or on the Undefined of a missing additionalProperties. */
+function pythonType(tool: ToolDefinition, spec: JsonValue | MissingAdditional, pointer: string): string {
+  if (spec instanceof MissingAdditional) {
     // `json_spec.type` on the Undefined additionalProperties raises
     return failFamily(
       tool,
@@ -99,28 +95,25 @@ export function commandRPlusType(tool: ToolDefinition, spec: JsonValue | Missing
     );
   }
   // `json_spec.type` of a non-mapping is Undefined
-  if (!isMapping(spec)) return 'Union[]';
+  if (!isJsonObject(spec)) return 'Union[]';
   return typeName(tool, spec, spec.get('type'), childPointer(pointer, 'type'), pointer);
-}
-
-function isMissing(v: JsonValue | MissingAdditional): v is MissingAdditional {
-  return typeof v === 'object' && v !== null && !isJsonArray(v) && !isMapping(v) && 'owner' in v;
 }
 
 /** The macro's branches for one `json_spec.type` value (`spec` is the schema holding it). */
 function typeName(tool: ToolDefinition, spec: JsonObject, type: JsonValue | undefined, typePointer: string, pointer: string): string {
   if (type === undefined) return 'Union[]';
   if (typeof type === 'string') {
-    const basic = BASIC_TYPES.get(type);
+    const basic = JSON_TO_PYTHON_BASIC_TYPES.get(type);
     if (basic !== undefined) return basic;
-    if (DICT_METHODS.has(type)) {
+    // `basic_type_map[t]` reaches a dict method: `is defined`, and printed as a bound method's repr
+    if (SANDBOX_DICT_METHODS.has(type)) {
       failFamily(tool, typePointer, `Command R+'s template looks up type ${JSON.stringify(type)} in a dict and prints a bound method's repr (a memory address): no fixed rendering exists`);
     }
     if (type === 'array') return 'List[Union[]]';
     if (type === 'object') {
       const additional = spec.get('additionalProperties');
       const at = childPointer(pointer, 'additionalProperties');
-      return `Dict[str, ${commandRPlusType(tool, additional ?? { owner: spec, pointer: at }, at)}]`;
+      return `Dict[str, ${pythonType(tool, additional ?? new MissingAdditional(spec, at), at)}]`;
     }
     // a string is iterable: Union over its characters, each one recursing on itself
     if (type === '') return 'Union[]';
@@ -133,7 +126,7 @@ function typeName(tool: ToolDefinition, spec: JsonObject, type: JsonValue | unde
   }
   // `{"type": t}` for each member of a list, each key of an object
   if (isJsonArray(type)) return `Union[${type.map((t, i) => member(tool, t, childPointer(typePointer, i))).join(',')}]`;
-  if (isMapping(type)) return `Union[${[...type.keys()].map((k) => member(tool, k, childPointer(typePointer, k))).join(',')}]`;
+  if (isJsonObject(type)) return `Union[${[...type.keys()].map((k) => member(tool, k, childPointer(typePointer, k))).join(',')}]`;
   return 'Any';
 }
 
@@ -159,19 +152,19 @@ function params(tool: ToolDefinition): Param[] {
     failFamily(tool, tool.parametersPointer, "Command R+'s template reads parameters.properties of every tool and this tool has no parameters", undefinedAttribute(new Map(), 'parameters'));
   }
   // `.properties` of a non-mapping is Undefined, and `Undefined|items` is empty
-  const properties = attr(parameters, 'properties');
+  const properties = jinjaItem(parameters, 'properties');
   if (properties === undefined) return [];
   const propsPointer = childPointer(tool.parametersPointer, 'properties');
-  if (!isMapping(properties)) {
+  if (!isJsonObject(properties)) {
     failFamily(tool, propsPointer, `Command R+'s template needs parameters.properties to be an object and it is ${jsonTypeOf(properties)}`, new JinjaError('TypeError', 'Can only get item pairs from a mapping.'));
   }
-  const required = attr(parameters, 'required');
+  const required = jinjaItem(parameters, 'required');
   const out: Param[] = [];
   for (const [name, fields] of properties) {
     const pointer = childPointer(propsPointer, name);
     let isRequired: boolean;
     try {
-      isRequired = jinjaIn(name, required);
+      isRequired = pyContains(required, name);
     } catch (e) {
       if (!(e instanceof JinjaError)) throw e;
       failFamily(tool, childPointer(tool.parametersPointer, 'required'), `Command R+'s template checks each property name against required, which must be a list, and it is ${jsonTypeOf(required)}`, e);
@@ -183,10 +176,10 @@ function params(tool: ToolDefinition): Param[] {
 
 /** `'): ' + param_fields.description`: Undefined raises UndefinedError, a non-string TypeError. */
 function paramDescription(tool: ToolDefinition, p: Param): string {
-  const d = attr(p.fields, 'description');
-  const at = isMapping(p.fields) ? childPointer(p.pointer, 'description') : p.pointer;
+  const d = jinjaItem(p.fields, 'description');
+  const at = isJsonObject(p.fields) ? childPointer(p.pointer, 'description') : p.pointer;
   if (d === undefined) {
-    if (!isMapping(p.fields)) {
+    if (!isJsonObject(p.fields)) {
       failFamily(tool, at, `Command R+'s template needs every property to be a schema with a description and this one is ${jsonTypeOf(p.fields)}`, undefinedAttribute(p.fields, 'description'));
     }
     failFamily(tool, at, `Command R+'s template needs a description on every property and property ${JSON.stringify(p.name)} has none`, undefinedAttribute(p.fields, 'description'));
@@ -219,10 +212,10 @@ export function commandRPlusFindings(tools: readonly ToolDefinition[]): Diagnost
   const out: Diagnostic[] = [];
   for (const t of tools) {
     if (jinjaPrint(t.description).includes('"""')) out.push(unparseable(t, toolFieldPointer(t, 'description'), 'Command R+\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python'));
-    const properties = attr(t.parameters, 'properties');
-    if (!isMapping(properties)) continue;
+    const properties = jinjaItem(t.parameters, 'properties');
+    if (!isJsonObject(properties)) continue;
     for (const [name, fields] of properties) {
-      const d = attr(fields, 'description');
+      const d = jinjaItem(fields, 'description');
       if (typeof d === 'string' && d.includes('"""')) {
         out.push(unparseable(t, childPointer(childPointer(childPointer(t.parametersPointer, 'properties'), name), 'description'), 'Command R+\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python'));
       }
@@ -233,7 +226,7 @@ export function commandRPlusFindings(tools: readonly ToolDefinition[]): Diagnost
 
 /** The whole prompt as the Command R+ `tool_use` template renders it. */
 export function renderCommandRPlusPrompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): string {
-  const messages = templateMessages(options);
+  const messages = familyMessages(options);
   // `messages[0]['role']` of an empty list raises
   if (messages.length === 0) failFamily(undefined, '', "Command R+'s template reads the first message and there is none", undefinedElement([], 0));
   const system = messages[0].role === 'system';
@@ -243,7 +236,7 @@ export function renderCommandRPlusPrompt(tools: readonly ToolDefinition[], optio
   if (tools.length === 0) failFamily(undefined, '', "Command R+'s template loops over the tools and there are none: it needs at least one tool", new JinjaError('TypeError', "'NoneType' object is not iterable"));
   out += `${toolsBlock(tools)}<|END_OF_TURN_TOKEN|>`;
   for (const m of loop) {
-    const content = pythonStrip(m.content);
+    const content = pyStrip(m.content);
     if (m.role === 'user') out += `<|START_OF_TURN_TOKEN|><|USER_TOKEN|>${content}<|END_OF_TURN_TOKEN|>`;
     else if (m.role === 'system') out += `<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>${content}<|END_OF_TURN_TOKEN|>`;
     else if (m.role === 'assistant') out += `<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>${content}<|END_OF_TURN_TOKEN|>`;
@@ -251,22 +244,18 @@ export function renderCommandRPlusPrompt(tools: readonly ToolDefinition[], optio
   }
   out += ACTION_INSTRUCTIONS;
   if (options.addGenerationPrompt ?? true) out += '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>';
-  assertEncodable(out, tools, 'Command R+');
   return out;
 }
 
 /** Command R+ (c4ai-command-r-plus), `tool_use` template. */
-export const COMMAND_R_PLUS: FamilyPrinter = {
+export const COMMAND_R_PLUS: FamilyPrinter = defineFamily({
   name: 'command-r-plus',
   aliases: [],
   models: 'Cohere Command R+ (CohereForAI/c4ai-command-r-plus), its tool_use chat template',
   template: 'CohereForAI-c4ai-command-r-plus-tool_use',
   source: 'the tool_use template of c4ai-command-r-plus tokenizer_config.json, as llama.cpp imported it: models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (ggml-org/llama.cpp#9639)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    if (tools.length === 0) return { text: '', diagnostics: [] };
-    return { text: toolsBlock(tools), diagnostics: commandRPlusFindings(tools) };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    return { text: renderCommandRPlusPrompt(tools, options), diagnostics: commandRPlusFindings(tools) };
-  },
-};
+  toolsBlock,
+  render: renderCommandRPlusPrompt,
+  findings: commandRPlusFindings,
+  utf8: { label: 'Command R+', wording: 'python-error', checkCatalog: false },
+});

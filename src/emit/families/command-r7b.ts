@@ -7,10 +7,11 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import { quoteJsonString } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { JinjaError } from '../chat-template/python.js';
-import { pythonJsonDumps } from '../xml/python.js';
-import { assertEncodable, failFamily, jinjaPrint, templateMessages, unparseable } from './command-seed-python.js';
-import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { JinjaError } from '../python/errors.js';
+import { jinjaPrint } from '../python/jinja.js';
+import { pyJsonDumps } from '../python/json.js';
+import { defineFamily, failFamily, familyMessages, unparseable } from './common.js';
+import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** The tokenizer's bos_token, printed first. */
 const BOS = '<BOS_TOKEN>';
@@ -100,7 +101,7 @@ export function commandR7bToolLine(tool: ToolDefinition): string {
       new JinjaError('TypeError', 'Object of type Undefined is not JSON serializable'),
     );
   }
-  return `    {"name": "${tool.name}", "description": "${jinjaPrint(tool.description)}", "parameters": ${pythonJsonDumps(tool.parameters)}, "responses": null}`;
+  return `    {"name": "${tool.name}", "description": "${jinjaPrint(tool.description)}", "parameters": ${pyJsonDumps(tool.parameters)}, "responses": null}`;
 }
 
 /** The tools block as it stands in the prompt: ` ```json\n[\n` + one line per tool (`,` between) + `]\n``` `. */
@@ -124,7 +125,7 @@ export function commandR7bFindings(tools: readonly ToolDefinition[]): Diagnostic
 
 /** The `tool` branch's `format_tool_message`: the content through `tojson`; no tool_call_id is known, so `tool_call_id_to_int` prints nothing. */
 function toolResult(content: string): string {
-  return `    {\n        "tool_call_id": "",\n        "results": {\n            "0": ${pythonJsonDumps(content)}\n        },\n        "is_error": null\n    }`;
+  return `    {\n        "tool_call_id": "",\n        "results": {\n            "0": ${pyJsonDumps(content)}\n        },\n        "is_error": null\n    }`;
 }
 
 /** The conversation loop of the template for text messages (no tool_calls). */
@@ -154,7 +155,7 @@ function conversation(messages: readonly FamilyMessage[], developerPreamble: boo
 
 /** The whole prompt as the Command R7B `tool_use` template renders it (no documents, no citations). */
 export function renderCommandR7bPrompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): string {
-  const messages = templateMessages(options);
+  const messages = familyMessages(options);
   // `developer_preamble` is the first message's content when its role is system (any case)
   const developer = messages.length > 0 && messages[0].role.toLowerCase() === 'system' ? messages[0].content : undefined;
   let out = `${BOS}${SYSTEM_PREAMBLE}`;
@@ -165,23 +166,19 @@ export function renderCommandR7bPrompt(tools: readonly ToolDefinition[], options
   out += conversation(messages, Boolean(developer));
   // the template ends with the chatbot turn whatever add_generation_prompt says
   out += '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>';
-  assertEncodable(out, tools, 'Command R7B');
   return out;
 }
 
 /** Command R7B (c4ai-command-r7b-12-2024), `tool_use` template. */
-export const COMMAND_R7B: FamilyPrinter = {
+export const COMMAND_R7B: FamilyPrinter = defineFamily({
   name: 'command-r7b',
   aliases: [],
   models: 'Cohere Command R7B (CohereForAI/c4ai-command-r7b-12-2024), its tool_use chat template',
   template: 'CohereForAI-c4ai-command-r7b-12-2024-tool_use',
   source:
     'the tool_use template of c4ai-command-r7b-12-2024 tokenizer_config.json, as llama.cpp imported it: models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja @ bfcce4d693617ec843d0b2510f6ee16e6bc6720d (ggml-org/llama.cpp#11585)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    if (tools.length === 0) return { text: '', diagnostics: [] };
-    return { text: toolsBlock(tools), diagnostics: commandR7bFindings(tools) };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    return { text: renderCommandR7bPrompt(tools, options), diagnostics: commandR7bFindings(tools) };
-  },
-};
+  toolsBlock,
+  render: renderCommandR7bPrompt,
+  findings: commandR7bFindings,
+  utf8: { label: 'Command R7B', wording: 'python-error', checkCatalog: false },
+});

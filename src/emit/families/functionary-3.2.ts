@@ -7,12 +7,13 @@
  */
 import { isJsonArray, isJsonObject, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { pyContains, pyTruthy, pyType, undefinedAttribute } from '../chat-template/python.js';
-import { pythonStr, pythonStrip } from '../xml/python.js';
-import { templateFunction } from '../xml/qwen.js';
-import { childPointer } from '../xml/template.js';
-import { assertUtf8Prompt, at, failAt, jinjaItem, jinjaIterate, jinjaUnique, perTool, pyAddError, pyAddString, pyEquals, pyGet, pyIsIterable, pyLength, type JinjaValue } from './functionary-gemma-python.js';
-import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { childPointer, failAt, failingAt, pyAddError, pyAddString, undefinedAttribute } from '../python/errors.js';
+import { jinjaIsIterable, jinjaItem, jinjaIterate, jinjaUnique, pyContains, pyLen, type JinjaValue } from '../python/jinja.js';
+import { pyStrip } from '../python/strings.js';
+import { pyEquals, pyGet, pyStr, pyTruthy, pyType } from '../python/values.js';
+import { templateFunction } from '../xml/template.js';
+import { defineFamily, familyMessages, perTool } from './common.js';
+import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const FAMILY = 'Functionary v3.2';
 /** The template's marker for "no comment line" (`"<|NONE|>"`). */
@@ -32,7 +33,7 @@ function indent(depth: number): string {
 
 /** `key in container` with the pointer of the container when Python refuses (`argument of type 'bool' is not iterable`). */
 function contains(container: JsonValue, key: string, pointer: string, what: string): boolean {
-  return at(pointer, `${what} is ${describe(container)}, and the template tests \`"${key}" in\` it`, () => pyContains(container, key));
+  return failingAt(pointer, `${what} is ${describe(container)}, and the template tests \`"${key}" in\` it`, () => pyContains(container, key));
 }
 
 /** A value's Python type, in words for reasons. */
@@ -42,12 +43,12 @@ function describe(v: JinjaValue): string {
 
 /** `convert_data_type`: `integer` and `float` print as `number`, anything else as `str()` of it. */
 function convertDataType(t: JsonValue): string {
-  return t === 'integer' || t === 'float' ? 'number' : pythonStr(t);
+  return t === 'integer' || t === 'float' ? 'number' : pyStr(t);
 }
 
 /** `|join(" | ")`: `str()` of each member a `for` loop sees (a dict's keys; Undefined is empty). */
 function joinPipe(v: JinjaValue): string {
-  return jinjaIterate(v).map(pythonStr).join(' | ');
+  return jinjaIterate(v).map(pyStr).join(' | ');
 }
 
 /**
@@ -58,29 +59,30 @@ function joinPipe(v: JinjaValue): string {
 function paramType(param: JsonValue, pointer: string): string {
   if (contains(param, 'type', pointer, 'the schema')) {
     const raw = jinjaItem(param, 'type');
-    if (raw !== undefined && typeof raw === 'string') return convertDataType(raw);
-    if (pyIsIterable(raw)) return convertDataType(joinPipe(raw));
+    // a list (or dict) type is joined; a str, number, bool or null prints as itself
+    if (typeof raw === 'string') return convertDataType(raw);
+    if (jinjaIsIterable(raw)) return convertDataType(joinPipe(raw));
     return convertDataType(raw as JsonValue);
   }
   if (contains(param, 'oneOf', pointer, 'the schema')) {
     const oneOf = jinjaItem(param, 'oneOf');
     const p = childPointer(pointer, 'oneOf');
     // `selectattr` and `map` skip a falsy sequence; a truthy one that cannot be iterated raises
-    const variants = pyTruthy(oneOf) ? at(p, `\`oneOf\` is ${describe(oneOf)}, which cannot be iterated`, () => jinjaIterate(oneOf)) : [];
+    const variants = pyTruthy(oneOf) ? failingAt(p, `\`oneOf\` is ${describe(oneOf)}, which cannot be iterated`, () => jinjaIterate(oneOf)) : [];
     const types = variants.map((v) => jinjaItem(v, 'type')).filter((t): t is JsonValue => t !== undefined);
-    const unique = at(p, 'a `oneOf` variant has a list or object `type`, which Jinja\'s `unique` cannot hash', () => jinjaUnique(types));
-    return convertDataType(unique.map(pythonStr).join(' | '));
+    const unique = failingAt(p, 'a `oneOf` variant has a list or object `type`, which Jinja\'s `unique` cannot hash', () => jinjaUnique(types));
+    return convertDataType(unique.map(pyStr).join(' | '));
   }
   return '';
 }
 
 /** `get_format_param`: `format` as `str()`, else the `oneOf` variants' formats (`a or b`, a match with the last variant's ends it), else `<|NONE|>`. */
 function formatParam(param: JsonValue, pointer: string): string {
-  if (contains(param, 'format', pointer, 'the schema')) return pythonStr(jinjaItem(param, 'format') as JsonValue);
+  if (contains(param, 'format', pointer, 'the schema')) return pyStr(jinjaItem(param, 'format') as JsonValue);
   if (!contains(param, 'oneOf', pointer, 'the schema')) return NONE;
   const oneOf = jinjaItem(param, 'oneOf') as JsonValue;
   const p = childPointer(pointer, 'oneOf');
-  const variants = at(p, `\`oneOf\` is ${describe(oneOf)}, which cannot be iterated`, () => jinjaIterate(oneOf));
+  const variants = failingAt(p, `\`oneOf\` is ${describe(oneOf)}, which cannot be iterated`, () => jinjaIterate(oneOf));
   const last = jinjaItem(oneOf, -1);
   let out = '';
   variants.forEach((item, i) => {
@@ -89,8 +91,8 @@ function formatParam(param: JsonValue, pointer: string): string {
     const format = jinjaItem(item, 'format');
     if (format === undefined) return;
     // `item["format"] == param["oneOf"][-1]["format"]`: the same format as the last variant's prints alone
-    if (pyEquals(format, jinjaItem(last, 'format'))) out += pythonStr(format);
-    else out += at(childPointer(ip, 'format'), `the variant's \`format\` is ${describe(format)}, and the template adds " or " to it`, () => pyAddString(format, ' or '));
+    if (pyEquals(format, jinjaItem(last, 'format'))) out += pyStr(format);
+    else out += failingAt(childPointer(ip, 'format'), `the variant's \`format\` is ${describe(format)}, and the template adds " or " to it`, () => pyAddString(format, ' or '));
   });
   return out;
 }
@@ -116,7 +118,7 @@ function paramInfo(param: JsonValue, pointer: string): string {
   if (has('default')) {
     const value = jinjaItem(param, 'default') as JsonValue;
     // only a `type` that is exactly "string" quotes the default (no escaping inside)
-    const text = declaredType === 'string' ? `"${pythonStr(value)}"` : pythonStr(value);
+    const text = declaredType === 'string' ? `"${pyStr(value)}"` : pyStr(value);
     out += ` Default=${text}.`;
   }
   if (format !== NONE) out += ` Format=${format}`;
@@ -126,18 +128,18 @@ function paramInfo(param: JsonValue, pointer: string): string {
     ['maxLength', 'Maximum length'],
     ['minLength', 'Minimum length'],
   ]) {
-    if (has(field)) out += ` ${label}=${pythonStr(jinjaItem(param, field) as JsonValue)}`;
+    if (has(field)) out += ` ${label}=${pyStr(jinjaItem(param, field) as JsonValue)}`;
   }
   return out;
 }
 
 /** `get_enum_option_str`: strings quoted raw, others as `str()`, ` | ` after each value that differs (Python `!=`) from the last. */
 function enumOptions(options: JinjaValue, pointer: string): string {
-  const values = at(pointer, `\`enum\` is ${describe(options)}, which cannot be iterated`, () => jinjaIterate(options));
+  const values = failingAt(pointer, `\`enum\` is ${describe(options)}, which cannot be iterated`, () => jinjaIterate(options));
   const last = jinjaItem(options, -1);
   let out = '';
   for (const v of values) {
-    out += typeof v === 'string' ? `"${v}"` : pythonStr(v);
+    out += typeof v === 'string' ? `"${v}"` : pyStr(v);
     // `v != enum_options[-1]`: a value equal to the last one (a duplicate, `1` vs `true`) gets no separator
     if (values.length > 0 && !pyEquals(v, last)) out += ' | ';
   }
@@ -146,7 +148,7 @@ function enumOptions(options: JinjaValue, pointer: string): string {
 
 /** `example|string|replace("'", '"')`: Python's str() with every single quote turned double. */
 function exampleLine(offset: string, example: JsonValue): string {
-  return `\n${offset}// ${pythonStr(example).replace(/'/g, '"')}`;
+  return `\n${offset}// ${pyStr(example).replace(/'/g, '"')}`;
 }
 
 /** `append_new_param_info`: the comment and (only with a comment) the examples, then the declaration. */
@@ -173,7 +175,7 @@ function arrayTypescript(name: string | null, dict: JsonValue, depth: number, po
   const offset = indent(depth);
   const items = pyGet(dict, 'items', EMPTY_OBJECT);
   const ip = childPointer(pointer, 'items');
-  if (at(ip, `\`items\` is ${describe(items)}, and the template takes its length`, () => pyLength(items)) === 0) {
+  if (failingAt(ip, `\`items\` is ${describe(items)}, and the template takes its length`, () => pyLen(items)) === 0) {
     return name ? `\n${offset}${name}: []` : `\n${offset}[]`;
   }
   const type = paramType(items, ip);
@@ -185,7 +187,7 @@ function arrayTypescript(name: string | null, dict: JsonValue, depth: number, po
   if (type === 'array') {
     const inner = arrayTypescript(null, items, depth + 1, ip);
     // nested arrays: the inner text is trimmed only when there is a name
-    return name ? `\n${offset}${name}: ${pythonStrip(inner)}[]` : `\n${inner}[]`;
+    return name ? `\n${offset}${name}: ${pyStrip(inner)}[]` : `\n${inner}[]`;
   }
   if (contains(items, 'enum', ip, '`items`')) {
     const options = enumOptions(jinjaItem(items, 'enum'), childPointer(ip, 'enum'));
@@ -214,7 +216,7 @@ function parameterTypescript(properties: JsonValue, required: JsonValue, depth: 
     }
     let declaration = name;
     // `required is iterable and name not in required`: a str required is a substring test, a non-iterable one makes everything required
-    if (pyIsIterable(required) && !pyContains(required, name)) declaration += '?';
+    if (jinjaIsIterable(required) && !pyContains(required, name)) declaration += '?';
     const type = paramType(param, p);
     const offset = indent(depth);
     if (type === 'object') {
@@ -280,26 +282,24 @@ function turn(m: FamilyMessage): string {
   return `${head}${m.content ? `>>>all\n${m.content}` : ''}<|eot_id|>`;
 }
 
+/** The whole prompt: the system turn with the namespace (printed even without tools), then the turns. */
+function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
+  const messages = familyMessages(options);
+  // the system turn and the namespace are printed even without tools
+  let text = `<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n${SYSTEM_HEAD}${namespaceText(tools)}<|eot_id|>`;
+  for (const m of messages) text += turn(m);
+  if (options.addGenerationPrompt ?? true) text += '<|start_header_id|>assistant<|end_header_id|>\n\n>>>';
+  return text;
+}
+
 /** The Functionary v3.2 printer. */
-export const FUNCTIONARY_32: FamilyPrinter = {
+export const FUNCTIONARY_32: FamilyPrinter = defineFamily({
   name: 'functionary-3.2',
   aliases: [],
   models: 'MeetKai Functionary medium/small v3.2 (Llama 3 based)',
   template: 'meetkai-functionary-medium-v3.2',
   source: 'llama.cpp models/templates/meetkai-functionary-medium-v3.2.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (ggml-org/llama.cpp#9639)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    if (tools.length === 0) return { text: '', diagnostics: [] };
-    const text = namespaceText(tools);
-    assertUtf8Prompt(FAMILY, text, tools);
-    return { text, diagnostics: [] };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const messages: FamilyMessage[] = [...(options.instructions ? [{ role: 'system', content: options.instructions }] : []), ...(options.messages ?? [{ role: 'user', content: 'hi' }])];
-    // the system turn and the namespace are printed even without tools
-    let text = `<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n${SYSTEM_HEAD}${namespaceText(tools)}<|eot_id|>`;
-    for (const m of messages) text += turn(m);
-    if (options.addGenerationPrompt ?? true) text += '<|start_header_id|>assistant<|end_header_id|>\n\n>>>';
-    assertUtf8Prompt(FAMILY, text, tools);
-    return { text, diagnostics: [] };
-  },
-};
+  toolsBlock: namespaceText,
+  render,
+  utf8: { label: FAMILY, wording: 'template-fails', checkCatalog: true },
+});

@@ -6,10 +6,10 @@
  * generation prompt (4.7 ends `<|assistant|><think>`).
  */
 import type { ToolDefinition } from '../../input/types.js';
-import { pythonStrip } from '../xml/python.js';
+import { pyLstrip, pyRstrip, pySplitFirst, pySplitLast, pyStrip } from '../python/strings.js';
 import { qwenToolLine } from '../xml/qwen.js';
-import { assertEncodable, familyMessages, pyFirstPart, pyLastPart, pyLstripChars, pyRstripChars } from './kimi-glm-minimax-nemotron-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { defineFamily, familyMessages, lastIndexOfRole } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** What differs between the GLM-4.6 and GLM-4.7-Flash templates. */
 interface GlmVariant {
@@ -54,10 +54,7 @@ function glmToolsTurn(tools: readonly ToolDefinition[], v: GlmVariant): string {
 
 function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions, v: GlmVariant): string {
   const messages = familyMessages(options);
-  let lastUser = -1;
-  messages.forEach((m, i) => {
-    if (m.role === 'user') lastUser = i;
-  });
+  const lastUser = lastIndexOfRole(messages, 'user');
   let out = `[gMASK]<sop>${glmToolsTurn(tools, v)}`;
   messages.forEach((m, i) => {
     if (m.role === 'user') {
@@ -68,13 +65,13 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions, 
       let content = m.content;
       let reasoning = '';
       if (content.includes('</think>')) {
-        reasoning = pyLstripChars(pyLastPart(pyRstripChars(pyFirstPart(content, '</think>'), '\n'), '<think>'), '\n');
-        content = pyLstripChars(pyLastPart(content, '</think>'), '\n');
+        reasoning = pyLstrip(pySplitLast(pyRstrip(pySplitFirst(content, '</think>'), '\n'), '<think>'), '\n');
+        content = pyLstrip(pySplitLast(content, '</think>'), '\n');
       }
       out += '<|assistant|>';
       // the reasoning is shown only after the last user message (clear_thinking is undefined in 4.7)
-      out += i > lastUser && reasoning !== '' ? `${v.nl}<think>${pythonStrip(reasoning)}</think>` : v.noThink;
-      if (pythonStrip(content) !== '') out += v.nl + pythonStrip(content);
+      out += i > lastUser && reasoning !== '' ? `${v.nl}<think>${pyStrip(reasoning)}</think>` : v.noThink;
+      if (pyStrip(content) !== '') out += v.nl + pyStrip(content);
     } else if (m.role === 'tool') {
       // consecutive tool results share one `<|observation|>` header
       if (i === 0 || messages[i - 1].role !== 'tool') out += '<|observation|>';
@@ -89,27 +86,23 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions, 
   return out;
 }
 
-function glmPrinter(name: string, aliases: readonly string[], models: string, template: string, source: string, v: GlmVariant): FamilyPrinter {
-  return {
+function glmPrinter(name: string, label: string, aliases: readonly string[], models: string, template: string, source: string, v: GlmVariant): FamilyPrinter {
+  return defineFamily({
     name,
     aliases,
     models,
     template,
     source,
-    catalog(tools: readonly ToolDefinition[]): FamilyText {
-      return { text: glmToolsTurn(tools, v), diagnostics: [] };
-    },
-    prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-      const text = render(tools, options, v);
-      assertEncodable(text, tools, models.split(' (')[0]);
-      return { text, diagnostics: [] };
-    },
-  };
+    toolsBlock: (tools) => glmToolsTurn(tools, v),
+    render: (tools, options) => render(tools, options, v),
+    utf8: { label, wording: 'cannot-be-encoded', checkCatalog: false },
+  });
 }
 
 /** The `glm-4.6` family: zai-org/GLM-4.6. */
 export const GLM_4_6: FamilyPrinter = glmPrinter(
   'glm-4.6',
+  'GLM-4.6',
   [],
   'GLM-4.6 (zai-org/GLM-4.6)',
   'zai-org-GLM-4.6',
@@ -120,6 +113,7 @@ export const GLM_4_6: FamilyPrinter = glmPrinter(
 /** The `glm-4.7` family: zai-org/GLM-4.7-Flash. */
 export const GLM_4_7: FamilyPrinter = glmPrinter(
   'glm-4.7',
+  'GLM-4.7-Flash',
   ['glm-4.7-flash'],
   'GLM-4.7-Flash (zai-org/GLM-4.7-Flash)',
   'zai-org-GLM-4.7-Flash',

@@ -4,10 +4,12 @@
  * whole list. Default knobs: no `controls`, no `thinking`, documents None.
  */
 import type { ToolDefinition } from '../../input/types.js';
-import { undefinedElement } from '../chat-template/python.js';
-import { pythonJsonDumps } from '../xml/python.js';
-import { assertUtf8, failFamily, familyDate, familyMessages, pythonStrftime, wrappedTool } from './llama-mistral-granite-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { undefinedElement } from '../python/errors.js';
+import { pyJsonDumps } from '../python/json.js';
+import { pyStrftime } from '../python/strings.js';
+import { wrappedTool } from '../xml/template.js';
+import { defineFamily, failChatTemplate, familyDate, familyMessages } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const NAME = 'granite-3.3';
 
@@ -17,12 +19,12 @@ const GRANITE_TOOLS_SENTENCE =
 /** The `available_tools` turn: json.dumps of the whole list with indent=4 (each tool one level deeper than Llama's); empty without tools. */
 export function granite33ToolsTurn(tools: readonly ToolDefinition[]): string {
   if (tools.length === 0) return '';
-  return `<|start_of_role|>available_tools<|end_of_role|>${pythonJsonDumps(tools.map(wrappedTool), { indent: 4 })}<|end_of_text|>\n`;
+  return `<|start_of_role|>available_tools<|end_of_role|>${pyJsonDumps(tools.map(wrappedTool), { indent: 4 })}<|end_of_text|>\n`;
 }
 
 function renderGranite33(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
   const messages = familyMessages(options);
-  if (messages.length === 0) failFamily(NAME, undefined, '', "the template reads messages[0]['role'] and there are no messages", undefinedElement([], 0));
+  if (messages.length === 0) failChatTemplate(NAME, "the template reads messages[0]['role'] and there are no messages", undefinedElement([], 0));
   let system: string;
   let loop = messages;
   if (messages[0].role === 'system') {
@@ -30,7 +32,7 @@ function renderGranite33(tools: readonly ToolDefinition[], options: FamilyPrompt
     system = messages[0].content;
     loop = messages.slice(1);
   } else {
-    const today = pythonStrftime(familyDate(options.date), '%B %d, %Y');
+    const today = pyStrftime(familyDate(options.date), '%B %d, %Y');
     system = `Knowledge Cutoff Date: April 2024. Today's Date: ${today}. You are Granite, developed by IBM.${tools.length > 0 ? GRANITE_TOOLS_SENTENCE : ' You are a helpful AI assistant.'}`;
   }
   let out = `<|start_of_role|>system<|end_of_role|>${system}<|end_of_text|>\n${granite33ToolsTurn(tools)}`;
@@ -41,20 +43,13 @@ function renderGranite33(tools: readonly ToolDefinition[], options: FamilyPrompt
 }
 
 /** IBM Granite 3.3 Instruct (2B, 8B). */
-export const GRANITE_3_3: FamilyPrinter = {
+export const GRANITE_3_3: FamilyPrinter = defineFamily({
   name: NAME,
   aliases: [],
   models: 'IBM Granite 3.3 Instruct (2B, 8B)',
   template: 'ibm-granite-granite-3.3-2B-Instruct',
   source: 'llama.cpp models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja @ 3db4da56a5a00c4b47bbb3b18f85fb4473662adb (PR #14864)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    const text = granite33ToolsTurn(tools);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: [] };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = renderGranite33(tools, options);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: [] };
-  },
-};
+  toolsBlock: granite33ToolsTurn,
+  render: renderGranite33,
+  utf8: { label: NAME, wording: 'chat-template-fails', checkCatalog: true },
+});

@@ -5,11 +5,11 @@
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import type { ToolDefinition } from '../../input/types.js';
-import { undefinedElement } from '../chat-template/python.js';
+import { undefinedElement } from '../python/errors.js';
 import { collectFindings, qwenFindings } from '../xml/findings.js';
 import { qwenToolLine } from '../xml/qwen.js';
-import { assertUtf8, failFamily, familyMessages } from './llama-mistral-granite-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { defineFamily, failChatTemplate, familyMessages } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const NAME = 'granite-4.0';
 
@@ -33,7 +33,7 @@ export function granite4Findings(tools: readonly ToolDefinition[]): Diagnostic[]
 function renderGranite4(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
   const messages = familyMessages(options);
   // `messages[0].role` on an empty list: the Undefined of messages[0] raises when read
-  if (messages.length === 0) failFamily(NAME, undefined, '', 'the template reads messages[0].role and there are no messages', undefinedElement([], 0));
+  if (messages.length === 0) failChatTemplate(NAME, 'the template reads messages[0].role and there are no messages', undefinedElement([], 0));
   const toolsText = granite4ToolsText(tools);
   let system = '';
   if (messages[0].role === 'system') system = toolsText !== '' ? `${messages[0].content}\n\n${toolsText}` : messages[0].content;
@@ -56,20 +56,14 @@ function renderGranite4(tools: readonly ToolDefinition[], options: FamilyPromptO
 }
 
 /** IBM Granite 4.0. */
-export const GRANITE_4_0: FamilyPrinter = {
+export const GRANITE_4_0: FamilyPrinter = defineFamily({
   name: NAME,
   aliases: [],
   models: 'IBM Granite 4.0 (micro, tiny-h, small-h)',
   template: 'ibm-granite-granite-4.0',
   source: 'llama.cpp models/templates/ibm-granite-granite-4.0.jinja @ 6137c325a16073c8bf68a52396a815006ccaa9a9 (PR #20804, by IBM)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    const text = granite4ToolsText(tools);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: granite4Findings(tools) };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = renderGranite4(tools, options);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: granite4Findings(tools) };
-  },
-};
+  toolsBlock: granite4ToolsText,
+  render: renderGranite4,
+  findings: granite4Findings,
+  utf8: { label: NAME, wording: 'chat-template-fails', checkCatalog: true },
+});

@@ -3,24 +3,16 @@
  * dumped with compact separators (`tojson(separators=(',', ':'))`), the default system turn is
  * `You are Kimi, an AI assistant created by Moonshot AI.`, and assistant turns open with `<think></think>`.
  */
-import type { JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps } from '../xml/python.js';
-import { templateFunction } from '../xml/qwen.js';
+import { pyJsonDumps } from '../python/json.js';
+import { wrappedTool } from '../xml/template.js';
+import { defineFamily, familyMessages } from './common.js';
 import { kimiToolDeclare } from './kimi-k2.js';
-import { assertEncodable, familyMessages } from './kimi-glm-minimax-nemotron-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** `tools | tojson(separators=(',', ':'))`: the wrapped tools as one compact JSON list (still ensure_ascii=False). */
 export function kimiK2ThinkingToolsJson(tools: readonly ToolDefinition[]): string {
-  const wrapped: JsonValue[] = tools.map(
-    (t) =>
-      new Map<string, JsonValue>([
-        ['type', 'function'],
-        ['function', templateFunction(t)],
-      ]),
-  );
-  return pythonJsonDumps(wrapped, { separators: [',', ':'] });
+  return pyJsonDumps(tools.map(wrappedTool), { separators: [',', ':'] });
 }
 
 // set_roles(): `message.get('name') or message['role']` names the turn (our messages have no name);
@@ -40,8 +32,8 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
   // both loops print an assistant turn as `<think></think>` + content (`<think>{{ rc }}</think>` with rc = '')
   for (const m of messages) {
     out += header(m.role);
-    // a tool turn: `## Return of {{ tool_call_id }}` then a real newline (tool_call_id undefined: empty)
     if (m.role === 'assistant') out += `<think></think>${m.content}`;
+    // a tool turn: `## Return of {{ tool_call_id }}` then a real newline in the template text (tool_call_id undefined: empty)
     else if (m.role === 'tool') out += `## Return of \n${m.content}`;
     else out += m.content;
     out += '<|im_end|>';
@@ -51,19 +43,14 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The `kimi-k2-thinking` family: moonshotai/Kimi-K2-Thinking. */
-export const KIMI_K2_THINKING: FamilyPrinter = {
+export const KIMI_K2_THINKING: FamilyPrinter = defineFamily({
   name: 'kimi-k2-thinking',
   aliases: [],
   models: 'Kimi K2 Thinking (moonshotai/Kimi-K2-Thinking)',
   template: 'moonshotai-Kimi-K2-Thinking',
   source:
     "reconstructed: ggml-org llama.cpp models/templates/moonshotai-Kimi-K2-Thinking.jinja @ 0c3c896ea80643608b4e961eec7e1efcd844e109 (closed PR #17251) with the official `tools | tojson(separators=(',', ':'))` put back (quoted verbatim in huggingface.js#1929)",
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    return { text: tools.length > 0 ? kimiToolDeclare(kimiK2ThinkingToolsJson(tools)) : '', diagnostics: [] };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = render(tools, options);
-    assertEncodable(text, tools, 'Kimi K2 Thinking');
-    return { text, diagnostics: [] };
-  },
-};
+  toolsBlock: (tools) => kimiToolDeclare(kimiK2ThinkingToolsJson(tools)),
+  render,
+  utf8: { label: 'Kimi K2 Thinking', wording: 'cannot-be-encoded', checkCatalog: false },
+});

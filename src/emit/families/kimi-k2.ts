@@ -5,8 +5,8 @@
  */
 import type { ToolDefinition } from '../../input/types.js';
 import { qwenToolLine } from '../xml/qwen.js';
-import { assertEncodable, familyMessages } from './kimi-glm-minimax-nemotron-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { defineFamily, familyMessages } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** `<|im_system|>tool_declare<|im_middle|>…<|im_end|>` around a tools JSON list. */
 export function kimiToolDeclare(toolsJson: string): string {
@@ -43,20 +43,15 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The `kimi-k2` family: moonshotai/Kimi-K2-Instruct (July 2025 chat template). */
-export const KIMI_K2: FamilyPrinter = {
+export const KIMI_K2: FamilyPrinter = defineFamily({
   name: 'kimi-k2',
   aliases: ['kimi-k2-instruct'],
   models: 'Kimi K2 Instruct (moonshotai/Kimi-K2-Instruct, the July 2025 chat template)',
   template: 'moonshotai-Kimi-K2-Instruct',
   source:
     'llama.cpp models/templates/moonshotai-Kimi-K2.jinja @ 4a4f426944e79b79e389f9ed7b34831cb9b637ad (PR #14654, 2025-07-15: the July 2025 tokenizer_config.json template)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    return { text: tools.length > 0 ? kimiToolDeclare(kimiK2ToolsJson(tools)) : '', diagnostics: [] };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = render(tools, options);
-    assertEncodable(text, tools, 'Kimi K2 Instruct');
-    return { text, diagnostics: [] };
-  },
-};
+  toolsBlock: (tools) => kimiToolDeclare(kimiK2ToolsJson(tools)),
+  render,
+  utf8: { label: 'Kimi K2 Instruct', wording: 'cannot-be-encoded', checkCatalog: false },
+});
 

@@ -5,10 +5,12 @@
  * no `date_string`.
  */
 import type { ToolDefinition } from '../../input/types.js';
-import { JinjaError, undefinedElement } from '../chat-template/python.js';
-import { pythonJsonDumps, pythonStrip } from '../xml/python.js';
-import { assertUtf8, failFamily, familyDate, familyMessages, pythonStrftime, wrappedTool } from './llama-mistral-granite-python.js';
-import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { JinjaError, undefinedElement } from '../python/errors.js';
+import { pyJsonDumps } from '../python/json.js';
+import { pyStrftime, pyStrip } from '../python/strings.js';
+import { wrappedTool } from '../xml/template.js';
+import { defineFamily, failChatTemplate, familyDate, familyMessages } from './common.js';
+import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const LLAMA_TOOLS_INTRO =
   'Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n' +
@@ -21,7 +23,7 @@ const LLAMA_TOOLS_INTRO =
  */
 export function llamaToolsBlock(tools: readonly ToolDefinition[]): string {
   if (tools.length === 0) return '';
-  return LLAMA_TOOLS_INTRO + tools.map((t) => `${pythonJsonDumps(wrappedTool(t), { indent: 4 })}\n\n`).join('');
+  return LLAMA_TOOLS_INTRO + tools.map((t) => `${pyJsonDumps(wrappedTool(t), { indent: 4 })}\n\n`).join('');
 }
 
 /** The header tokens of a Llama generation. */
@@ -36,31 +38,31 @@ const LLAMA4: LlamaTokens = { start: '<|header_start|>', end: '<|header_end|>', 
 
 /** `messages[0]['role']` on an empty list: Jinja2's Undefined raises when indexed. */
 function firstMessage(template: string, messages: readonly FamilyMessage[]): FamilyMessage {
-  if (messages.length === 0) failFamily(template, undefined, '', "the template reads messages[0]['role'] and there are no messages", undefinedElement([], 0));
+  if (messages.length === 0) failChatTemplate(template, "the template reads messages[0]['role'] and there are no messages", undefinedElement([], 0));
   return messages[0];
 }
 
 /** The first remaining message's trimmed content, which the template puts under the tools (whatever its role). */
 function toolsUserTurn(template: string, tools: readonly ToolDefinition[], messages: FamilyMessage[], t: LlamaTokens): string {
   if (messages.length === 0) {
-    failFamily(template, undefined, '', 'the tools go in the first user message and there is none', new JinjaError('TemplateError', "Cannot put tools in the first user message when there's no first user message!"));
+    failChatTemplate(template, 'the tools go in the first user message and there is none', new JinjaError('TemplateError', "Cannot put tools in the first user message when there's no first user message!"));
   }
   // `messages[0]['content']|trim`, whatever that message's role
-  const first = pythonStrip(messages.shift()!.content);
+  const first = pyStrip(messages.shift()!.content);
   return `${t.start}user${t.end}\n\n${llamaToolsBlock(tools)}${first}${t.eot}`;
 }
 
 /** One message of the loop: tool/ipython results print as `content | tojson` (a string `is iterable`), others as the header and the text. */
 function llamaTurn(m: FamilyMessage, t: LlamaTokens, trim: boolean): string {
-  if (m.role === 'ipython' || m.role === 'tool') return `${t.start}ipython${t.end}\n\n${pythonJsonDumps(m.content)}${t.eot}`;
-  return `${t.start}${m.role}${t.end}\n\n${trim ? pythonStrip(m.content) : m.content}${t.eot}`;
+  if (m.role === 'ipython' || m.role === 'tool') return `${t.start}ipython${t.end}\n\n${pyJsonDumps(m.content)}${t.eot}`;
+  return `${t.start}${m.role}${t.end}\n\n${trim ? pyStrip(m.content) : m.content}${t.eot}`;
 }
 
 /** Llama 3.1/3.3 and 3.2: the system turn is always printed, with the date line. */
 function renderLlama3(template: string, tools: readonly ToolDefinition[], options: FamilyPromptOptions, date: string): string {
   const messages = familyMessages(options);
   let system = '';
-  if (firstMessage(template, messages).role === 'system') system = pythonStrip(messages.shift()!.content);
+  if (firstMessage(template, messages).role === 'system') system = pyStrip(messages.shift()!.content);
   let out = `<|begin_of_text|>${LLAMA3.start}system${LLAMA3.end}\n\n`;
   if (tools.length > 0) out += 'Environment: ipython\n';
   out += `Cutting Knowledge Date: December 2023\nToday Date: ${date}\n\n${system}${LLAMA3.eot}`;
@@ -76,7 +78,7 @@ function renderLlama4(template: string, tools: readonly ToolDefinition[], option
   const messages = familyMessages(options);
   let out = '<|begin_of_text|>';
   if (firstMessage(template, messages).role === 'system') {
-    const system = pythonStrip(messages.shift()!.content);
+    const system = pyStrip(messages.shift()!.content);
     out += `${LLAMA4.start}system${LLAMA4.end}\n\n${tools.length > 0 ? 'Environment: ipython\n' : ''}${system}${LLAMA4.eot}`;
   }
   if (tools.length > 0) out += toolsUserTurn(template, tools, messages, LLAMA4);
@@ -86,35 +88,8 @@ function renderLlama4(template: string, tools: readonly ToolDefinition[], option
   return out;
 }
 
-/** What distinguishes one Llama printer from another. */
-interface LlamaSpec {
-  readonly name: string;
-  readonly aliases: readonly string[];
-  readonly models: string;
-  readonly template: string;
-  readonly source: string;
-  readonly render: (tools: readonly ToolDefinition[], options: FamilyPromptOptions) => string;
-}
-
-function llamaPrinter(spec: LlamaSpec): FamilyPrinter {
-  const { render, ...meta } = spec;
-  return {
-    ...meta,
-    catalog(tools: readonly ToolDefinition[]): FamilyText {
-      const text = llamaToolsBlock(tools);
-      assertUtf8(spec.name, text, tools);
-      return { text, diagnostics: [] };
-    },
-    prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-      const text = render(tools, options);
-      assertUtf8(spec.name, text, tools);
-      return { text, diagnostics: [] };
-    },
-  };
-}
-
 /** Llama 3.1 and 3.3 (one template, same git blob): the built-in `26 Jul 2024` date, never today's. */
-export const LLAMA_3_1: FamilyPrinter = llamaPrinter({
+export const LLAMA_3_1: FamilyPrinter = defineFamily({
   name: 'llama-3.1',
   aliases: ['llama-3.3'],
   models: 'Meta Llama 3.1 Instruct (8B, 70B, 405B) and Llama 3.3 70B Instruct',
@@ -122,21 +97,25 @@ export const LLAMA_3_1: FamilyPrinter = llamaPrinter({
   source:
     'llama.cpp models/templates/meta-llama-Llama-3.1-8B-Instruct.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (PR #9639), the same blob as meta-llama-Llama-3.3-70B-Instruct.jinja',
   // the template never calls strftime_now: `date_string` defaults to "26 Jul 2024"
+  toolsBlock: llamaToolsBlock,
   render: (tools, options) => renderLlama3('llama-3.1', tools, options, '26 Jul 2024'),
+  utf8: { label: 'llama-3.1', wording: 'chat-template-fails', checkCatalog: true },
 });
 
 /** Llama 3.2: as 3.1, with today's date (`strftime_now("%d %b %Y")`). */
-export const LLAMA_3_2: FamilyPrinter = llamaPrinter({
+export const LLAMA_3_2: FamilyPrinter = defineFamily({
   name: 'llama-3.2',
   aliases: [],
   models: 'Meta Llama 3.2 Instruct (1B, 3B)',
   template: 'meta-llama-Llama-3.2-3B-Instruct',
   source: 'llama.cpp models/templates/meta-llama-Llama-3.2-3B-Instruct.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (PR #9639)',
-  render: (tools, options) => renderLlama3('llama-3.2', tools, options, pythonStrftime(familyDate(options.date), '%d %b %Y')),
+  toolsBlock: llamaToolsBlock,
+  render: (tools, options) => renderLlama3('llama-3.2', tools, options, pyStrftime(familyDate(options.date), '%d %b %Y')),
+  utf8: { label: 'llama-3.2', wording: 'chat-template-fails', checkCatalog: true },
 });
 
 /** Llama 4: `<|header_start|>` headers, no system turn unless instructions are given, no date printed. */
-export const LLAMA_4: FamilyPrinter = llamaPrinter({
+export const LLAMA_4: FamilyPrinter = defineFamily({
   name: 'llama-4',
   aliases: [],
   models: 'Meta Llama 4 Scout and Maverick Instruct',
@@ -144,5 +123,7 @@ export const LLAMA_4: FamilyPrinter = llamaPrinter({
   source:
     'huggingface/transformers src/transformers/models/llama4/processing_llama4.py, the chat_template constant @ 01ad83adc51579a481843f370028b10956a04dd1',
   // the template computes date_string (strftime_now) but never prints it: the date option changes nothing
+  toolsBlock: llamaToolsBlock,
   render: (tools, options) => renderLlama4('llama-4', tools, options),
+  utf8: { label: 'llama-4', wording: 'chat-template-fails', checkCatalog: true },
 });

@@ -4,15 +4,16 @@
  * (`tool.function | tojson(ensure_ascii=False)`, no `type` wrapper) on its own `<tool>…</tool>` line.
  */
 import type { ToolDefinition } from '../../input/types.js';
-import { JinjaError } from '../chat-template/python.js';
-import { pythonJsonDumps } from '../xml/python.js';
-import { templateFunction } from '../xml/qwen.js';
-import { assertEncodable, failFamily, familyMessages, pyFirstPart, pyLastPart, pyStripChars } from './kimi-glm-minimax-nemotron-python.js';
-import type { FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { JinjaError } from '../python/errors.js';
+import { pyJsonDumps } from '../python/json.js';
+import { pySplitFirst, pySplitLast, pyStrip } from '../python/strings.js';
+import { templateFunction } from '../xml/template.js';
+import { defineFamily, failFamily, familyMessages, lastIndexOfRole } from './common.js';
+import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** One `<tool>` line: the bare function as `json.dumps` writes it (key order kept, non-ASCII raw). */
 export function minimaxToolLine(tool: ToolDefinition): string {
-  return `<tool>${pythonJsonDumps(templateFunction(tool))}</tool>`;
+  return `<tool>${pyJsonDumps(templateFunction(tool))}</tool>`;
 }
 
 /** The `# Tools` section through the call example (no tools: empty). */
@@ -30,10 +31,7 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
   // only a first system message is the system prompt; later system messages print nothing
   const system = messages.length > 0 && messages[0].role === 'system' ? messages[0] : undefined;
   const conversation = system ? messages.slice(1) : messages;
-  let lastUser = -1;
-  conversation.forEach((m, i) => {
-    if (m.role === 'user') lastUser = i;
-  });
+  const lastUser = lastIndexOfRole(conversation, 'user');
   // `system_message.content` falsy (empty): model_identity's default
   let out = `]~!b[]~b]system\n${system && system.content !== '' ? system.content : 'You are a helpful assistant.'}`;
   if (tools.length > 0) out += `\n\n${minimaxCatalog(tools)}`;
@@ -44,8 +42,8 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
       let content = m.content;
       let reasoning = '';
       if (content.includes('</think>')) {
-        reasoning = pyStripChars(pyLastPart(pyStripChars(pyFirstPart(content, '</think>'), '\n'), '<think>'), '\n');
-        content = pyStripChars(pyLastPart(content, '</think>'), '\n');
+        reasoning = pyStrip(pySplitLast(pyStrip(pySplitFirst(content, '</think>'), '\n'), '<think>'), '\n');
+        content = pyStrip(pySplitLast(content, '</think>'), '\n');
       }
       out += ']~b]ai\n';
       // shown only after the last user message (interleaved thinking)
@@ -69,18 +67,13 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The `minimax-m2` family: MiniMaxAI/MiniMax-M2. */
-export const MINIMAX_M2: FamilyPrinter = {
+export const MINIMAX_M2: FamilyPrinter = defineFamily({
   name: 'minimax-m2',
   aliases: [],
   models: 'MiniMax-M2 (MiniMaxAI/MiniMax-M2)',
   template: 'MiniMaxAI-MiniMax-M2',
   source: 'llama.cpp models/templates/MiniMax-M2.jinja @ 1920345c3bcec451421bb6abc4981678cc721154 (PR #16932)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    return { text: minimaxCatalog(tools), diagnostics: [] };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = render(tools, options);
-    assertEncodable(text, tools, 'MiniMax-M2');
-    return { text, diagnostics: [] };
-  },
-};
+  toolsBlock: minimaxCatalog,
+  render,
+  utf8: { label: 'MiniMax-M2', wording: 'cannot-be-encoded', checkCatalog: false },
+});

@@ -6,11 +6,11 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import { escapePointerToken, quoteJsonString, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { JinjaError, undefinedElement } from '../chat-template/python.js';
-import { pythonJsonDumps } from '../xml/python.js';
-import { templateFunction } from '../xml/qwen.js';
-import { assertUtf8, failFamily, familyMessages } from './llama-mistral-granite-python.js';
-import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import { JinjaError, undefinedElement } from '../python/errors.js';
+import { pyJsonDumps } from '../python/json.js';
+import { templateFunction } from '../xml/template.js';
+import { defineFamily, failChatTemplate, familyMessages, unparseable } from './common.js';
+import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const NAME = 'mistral-nemo';
 
@@ -22,7 +22,7 @@ function printedItems(tool: ToolDefinition): [string, JsonValue][] {
 /** One tool: `{"type": "function", "function": {` + `"key": "string"` pasted raw, or `"key": ` + `val|tojson` + `}}`. */
 function nemoTool(tool: ToolDefinition): string {
   // `'"' + key + '": "' + val + '"'`: neither the key nor a string value is escaped
-  const items = printedItems(tool).map(([k, v]) => (typeof v === 'string' ? `"${k}": "${v}"` : `"${k}": ${pythonJsonDumps(v)}`));
+  const items = printedItems(tool).map(([k, v]) => (typeof v === 'string' ? `"${k}": "${v}"` : `"${k}": ${pyJsonDumps(v)}`));
   return `{"type": "function", "function": {${items.join(', ')}}}`;
 }
 
@@ -48,11 +48,11 @@ export function nemoFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
       const pointer = k === 'parameters' ? tool.parametersPointer : toolFieldPointer(tool, escapePointerToken(k));
       const keyHazard = unescapedHazard(k);
       if (keyHazard !== undefined) {
-        out.push({ code: 'family/unparseable', severity: 'warning', tool: tool.name, path: pointer, message: `the key ${JSON.stringify(k)} holds ${keyHazard} and Mistral Nemo's template pastes it into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON` });
+        out.push(unparseable(tool, pointer, `the key ${JSON.stringify(k)} holds ${keyHazard} and Mistral Nemo's template pastes it into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON`));
       }
       const valueHazard = typeof v === 'string' ? unescapedHazard(v) : undefined;
       if (valueHazard !== undefined) {
-        out.push({ code: 'family/unparseable', severity: 'warning', tool: tool.name, path: pointer, message: `the ${k} holds ${valueHazard} and Mistral Nemo's template pastes string values into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON` });
+        out.push(unparseable(tool, pointer, `the ${k} holds ${valueHazard} and Mistral Nemo's template pastes string values into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON`));
       }
     }
   }
@@ -66,7 +66,7 @@ function sameMessage(a: FamilyMessage, b: FamilyMessage): boolean {
 
 function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
   const messages = familyMessages(options);
-  if (messages.length === 0) failFamily(NAME, undefined, '', 'the template reads messages[0]["role"] and there are no messages', undefinedElement([], 0));
+  if (messages.length === 0) failChatTemplate(NAME, 'the template reads messages[0]["role"] and there are no messages', undefinedElement([], 0));
   const system = messages[0].role === 'system' ? messages[0].content : undefined;
   const loop = system !== undefined ? messages.slice(1) : messages;
   const users = loop.filter((m) => m.role === 'user');
@@ -75,7 +75,7 @@ function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptio
   for (const m of loop) {
     if (m.role === 'tool' || m.role === 'tool_results') continue;
     if ((m.role === 'user') !== (index % 2 === 0)) {
-      failFamily(NAME, undefined, '', 'the messages do not alternate user/assistant', new JinjaError('TemplateError', 'After the optional system message, conversation roles must alternate user/assistant/user/assistant/...'));
+      failChatTemplate(NAME, 'the messages do not alternate user/assistant', new JinjaError('TemplateError', 'After the optional system message, conversation roles must alternate user/assistant/user/assistant/...'));
     }
     index++;
   }
@@ -89,9 +89,9 @@ function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptio
       out += `${m.content}</s>`;
     } else if (m.role === 'tool' || m.role === 'tool_results') {
       // a text message has no tool_call_id, which the template requires
-      failFamily(NAME, undefined, '', 'a tool result needs a tool_call_id of 9 characters', new JinjaError('TemplateError', 'Tool call IDs should be alphanumeric strings with length 9!'));
+      failChatTemplate(NAME, 'a tool result needs a tool_call_id of 9 characters', new JinjaError('TemplateError', 'Tool call IDs should be alphanumeric strings with length 9!'));
     } else {
-      failFamily(NAME, undefined, '', `the role ${JSON.stringify(m.role)} is not supported`, new JinjaError('TemplateError', 'Only user and assistant roles are supported, with the exception of an initial optional system message!'));
+      failChatTemplate(NAME, `the role ${JSON.stringify(m.role)} is not supported`, new JinjaError('TemplateError', 'Only user and assistant roles are supported, with the exception of an initial optional system message!'));
     }
   });
   // no generation prompt: the template never reads add_generation_prompt
@@ -99,20 +99,14 @@ function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptio
 }
 
 /** Mistral Nemo Instruct 2407. */
-export const MISTRAL_NEMO: FamilyPrinter = {
+export const MISTRAL_NEMO: FamilyPrinter = defineFamily({
   name: NAME,
   aliases: [],
   models: 'Mistral Nemo Instruct 2407',
   template: 'mistralai-Mistral-Nemo-Instruct-2407',
   source: 'llama.cpp models/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (PR #9639)',
-  catalog(tools: readonly ToolDefinition[]): FamilyText {
-    const text = nemoToolsBlock(tools);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: nemoFindings(tools) };
-  },
-  prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-    const text = renderNemo(tools, options);
-    assertUtf8(NAME, text, tools);
-    return { text, diagnostics: nemoFindings(tools) };
-  },
-};
+  toolsBlock: nemoToolsBlock,
+  render: renderNemo,
+  findings: nemoFindings,
+  utf8: { label: NAME, wording: 'chat-template-fails', checkCatalog: true },
+});

@@ -19,7 +19,8 @@ export function rustLines(text: string): string[] {
 
 /** One tool: its description as `// ` lines, then `type name = (_: T) => any;` and a newline. */
 export function emitHarmonyTool(tool: IrTool): string {
-  const lines = tool.description !== undefined ? rustLines(tool.description).map((l) => `// ${l}\n`).join('') : '';
+  let lines = '';
+  if (tool.description !== undefined) for (const l of rustLines(tool.description)) lines += `// ${l}\n`;
   const sig = tool.parameters === undefined ? '()' : `(_: ${harmonyType(tool.parameters, '')})`;
   return `${lines}type ${tool.name} = ${sig} => any;\n`;
 }
@@ -35,19 +36,30 @@ export const REFERENCE_LAYOUT: NamespaceLayout = { tool: emitHarmonyTool, lines:
 
 /** One namespace block: `## ns`, its description (commented only when it has tools), the `namespace ns { … }` body. */
 export function emitHarmonyNamespace(ns: HarmonyNamespace, layout: NamespaceLayout = REFERENCE_LAYOUT): string {
-  const pieces: string[] = [`## ${ns.name}\n`];
+  const out: string[] = [];
+  namespacePieces(ns, layout, out);
+  return out.join('');
+}
+
+/** The pieces of a namespace block, its line breaks included, pushed on `out` (the section joins everything once). */
+function namespacePieces(ns: HarmonyNamespace, layout: NamespaceLayout, out: string[]): void {
+  out.push(`## ${ns.name}\n`);
   const has = ns.tools.length > 0;
-  if (ns.description !== undefined) for (const l of layout.lines(ns.description)) pieces.push(has ? `// ${l}` : l);
+  if (ns.description !== undefined) for (const l of layout.lines(ns.description)) out.push('\n', has ? `// ${l}` : l);
   if (has) {
-    pieces.push(`namespace ${ns.name} {\n`);
-    for (const t of ns.tools) pieces.push(layout.tool(t));
-    pieces.push(`} // namespace ${ns.name}`);
+    out.push('\n', `namespace ${ns.name} {\n`);
+    for (const t of ns.tools) out.push('\n', layout.tool(t));
+    out.push('\n', `} // namespace ${ns.name}`);
   }
-  return pieces.join('\n');
 }
 
 /** The `# Tools` section: namespaces in byte order of their names, joined by blank lines. */
 export function emitHarmonyToolsSection(namespaces: readonly HarmonyNamespace[], layout: NamespaceLayout = REFERENCE_LAYOUT): string {
   const sorted = [...namespaces].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return ['# Tools', ...sorted.map((ns) => emitHarmonyNamespace(ns, layout))].join('\n\n');
+  const out: string[] = ['# Tools'];
+  for (const ns of sorted) {
+    out.push('\n\n');
+    namespacePieces(ns, layout, out);
+  }
+  return out.join('');
 }

@@ -84,17 +84,16 @@ function fromTypeKeyword(n: IrNode): boolean {
 /** `ts(schema, indent)` of spec §5 (with `rules`, the faithful variant: by node kind). */
 export function harmonyType(node: IrNode, indent: string, rules: HarmonyRules = REFERENCE_RULES): string {
   if (rules.fullTypes) return typeByKind(node, indent, rules);
-  const p = harmonyReading(node);
-  switch (p.as) {
-    case 'oneOf':
-      return topLevelOneOf(p.node as IrUnion, indent, rules);
-    case 'typeArray':
-      return typeListNames(p.node as IrUnion);
-    case 'any':
-      return 'any';
-    case 'type':
-      return byTypeName(p.node, indent, rules);
+  // harmonyReading's precedence, without its result object (this runs once per schema node)
+  const oneOf = oneOfOf(node);
+  if (oneOf) return topLevelOneOf(oneOf, indent, rules);
+  if (node.kind === 'intersection' && node.origin === 'keywords') {
+    for (const m of node.members) if (m.kind === 'union' && m.origin === 'typeArray') return typeListNames(m);
+    for (const m of node.members) if (fromTypeKeyword(m)) return byTypeName(m, indent, rules);
+    return 'any';
   }
+  if (node.kind === 'union' && node.origin === 'typeArray') return typeListNames(node);
+  return fromTypeKeyword(node) ? byTypeName(node, indent, rules) : 'any';
 }
 
 /** Full types: each node kind has its TypeScript form (the faithful rules; the reference never comes here). */

@@ -8,7 +8,7 @@
  */
 import type { JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps } from './python.js';
+import { pyJsonDumps } from '../python/json.js';
 import type { XmlMessage } from './template.js';
 
 /** How to call: the `<function_calls>` block (values written as is, lists and objects as JSON). */
@@ -21,7 +21,7 @@ export function anthropicFunctionJson(tool: ToolDefinition): string {
   if (tool.description !== undefined) m.set('description', tool.description);
   m.set('name', tool.name);
   if (tool.parameters !== undefined) m.set('parameters', tool.parameters);
-  return pythonJsonDumps(m, { ensureAscii: true, sortKeys: true });
+  return pyJsonDumps(m, { ensureAscii: true, sortKeys: true });
 }
 
 /** The `<functions>` block alone. */

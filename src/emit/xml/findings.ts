@@ -4,10 +4,12 @@
  * Qwen3-Coder XML, and a value holding `</parameter>` cannot travel in a call.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import type { JsonValue } from '../../ir/json.js';
+import { isJsonObject, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps, pythonStr } from './python.js';
-import { attr, childPointer, isMapping } from './template.js';
+import { childPointer } from '../python/errors.js';
+import { jinjaItem } from '../python/jinja.js';
+import { pyJsonDumps } from '../python/json.js';
+import { pyStr } from '../python/values.js';
 
 /** One string printed somewhere, with the JSON Pointer of the value (or of the member, for a key). */
 interface PrintedString {
@@ -19,7 +21,7 @@ interface PrintedString {
 function* stringsIn(v: JsonValue, pointer: string): Generator<PrintedString> {
   if (typeof v === 'string') yield { text: v, pointer };
   else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* stringsIn(v[i], childPointer(pointer, i));
-  else if (isMapping(v)) {
+  else if (isJsonObject(v)) {
     for (const [k, x] of v) {
       const p = childPointer(pointer, k);
       yield { text: k, pointer: p };
@@ -39,11 +41,11 @@ function* callValuesIn(schema: JsonValue | undefined, pointer: string): Generato
     for (let i = 0; i < schema.length; i++) yield* callValuesIn(schema[i], childPointer(pointer, i));
     return;
   }
-  if (!isMapping(schema)) return;
+  if (!isJsonObject(schema)) return;
   for (const [k, v] of schema) {
     const p = childPointer(pointer, k);
     if (VALUE_KEYWORDS.has(k)) yield* stringsIn(v, p);
-    else if (NAMED_SCHEMAS.has(k) && isMapping(v)) for (const [name, sub] of v) yield* callValuesIn(sub, childPointer(p, name));
+    else if (NAMED_SCHEMAS.has(k) && isJsonObject(v)) for (const [name, sub] of v) yield* callValuesIn(sub, childPointer(p, name));
     else yield* callValuesIn(v, p);
   }
 }
@@ -95,10 +97,10 @@ export function qwenFindings(tool: ToolDefinition, f: Findings): void {
 
 /** hermes: the raw line sits between `<tools> ` and ` </tools>` (the schema only when properties is non-empty). */
 export function hermesFindings(tool: ToolDefinition, f: Findings): void {
-  const properties = attr(tool.parameters, 'properties');
-  const schemaPrinted = isMapping(properties) && properties.size > 0;
+  const properties = jinjaItem(tool.parameters, 'properties');
+  const schemaPrinted = isJsonObject(properties) && properties.size > 0;
   const strings = [...toolStrings(tool, schemaPrinted)];
-  if (!schemaPrinted && isMapping(properties)) strings.push(...stringsIn(properties, childPointer(tool.parametersPointer, 'properties')));
+  if (!schemaPrinted && isJsonObject(properties)) strings.push(...stringsIn(properties, childPointer(tool.parametersPointer, 'properties')));
   f.scan(tool, strings, ['</tools>'], (m) => `"${m}" printed inside the tool's line ends the <tools> block early`);
   toolCallValues(f, tool);
 }
@@ -118,16 +120,16 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
   const xmlText = (strings: Iterable<PrintedString>, where: string) =>
     f.scan(tool, strings, ['<', '&'], (m) => `"${m}" printed unescaped inside <${where}> breaks the XML catalog`);
   const extraKeys = (dict: JsonValue | undefined, handled: readonly string[], pointer: string) => {
-    if (!isMapping(dict)) return;
+    if (!isJsonObject(dict)) return;
     for (const [k, v] of dict) {
       if (handled.includes(k)) continue;
       const p = childPointer(pointer, k);
       if (BAD_TAG_NAME.test(k)) f.add(tool, p, `the key ${JSON.stringify(k)} is printed as a tag name <${k}> and is not one an XML reader accepts`);
       else if (CATALOG_TAGS.has(k)) f.add(tool, p, `the key ${JSON.stringify(k)} is printed as <${k}>…</${k}>, a tag the catalog itself is made of, so a reader cannot tell it from the catalog's own`);
       // containers print as JSON (keys included), scalars via str(): a string is its own text
-      if (isMapping(v) || Array.isArray(v)) {
-        if (/[<&]/.test(pythonJsonDumps(v))) xmlText(stringsIn(v, p), k);
-      } else xmlText([{ text: pythonStr(v), pointer: p }], k);
+      if (isJsonObject(v) || Array.isArray(v)) {
+        if (/[<&]/.test(pyJsonDumps(v))) xmlText(stringsIn(v, p), k);
+      } else xmlText([{ text: pyStr(v), pointer: p }], k);
     }
   };
   const callName = (text: string, pointer: string, tag: string) => {
@@ -136,19 +138,19 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
   const namePointer = toolFieldPointer(tool, 'name');
   xmlText([{ text: tool.name, pointer: namePointer }], 'name');
   callName(tool.name, namePointer, 'function');
-  if (tool.description !== undefined) xmlText([{ text: pythonStr(tool.description), pointer: toolFieldPointer(tool, 'description') }], 'description');
+  if (tool.description !== undefined) xmlText([{ text: pyStr(tool.description), pointer: toolFieldPointer(tool, 'description') }], 'description');
   const params = tool.parameters;
-  const properties = attr(params, 'properties');
+  const properties = jinjaItem(params, 'properties');
   const propsPointer = childPointer(tool.parametersPointer, 'properties');
-  if (isMapping(params) && isMapping(properties)) {
+  if (isJsonObject(params) && isJsonObject(properties)) {
     for (const [name, fields] of properties) {
       const p = childPointer(propsPointer, name);
       xmlText([{ text: name, pointer: p }], 'name');
       callName(name, p, 'parameter');
-      const type = attr(fields, 'type');
-      if (type !== undefined) xmlText([{ text: pythonStr(type), pointer: childPointer(p, 'type') }], 'type');
-      const description = attr(fields, 'description');
-      if (description !== undefined) xmlText([{ text: pythonStr(description), pointer: childPointer(p, 'description') }], 'description');
+      const type = jinjaItem(fields, 'type');
+      if (type !== undefined) xmlText([{ text: pyStr(type), pointer: childPointer(p, 'type') }], 'type');
+      const description = jinjaItem(fields, 'description');
+      if (description !== undefined) xmlText([{ text: pyStr(description), pointer: childPointer(p, 'description') }], 'description');
       extraKeys(fields, ['name', 'type', 'description'], p);
     }
   }
@@ -162,8 +164,8 @@ export function qwen3CoderFindings(tool: ToolDefinition, f: Findings): void {
 export function anthropicFindings(tool: ToolDefinition, f: Findings): void {
   f.scan(tool, toolStrings(tool, true), ['</function>', '</functions>'], (m) => `"${m}" printed inside the <function> JSON ends the element early`);
   if (tool.name.includes('"')) f.add(tool, toolFieldPointer(tool, 'name'), `the name cannot be written in <invoke name="…"> (it holds a double quote)`);
-  const properties = attr(tool.parameters, 'properties');
-  if (isMapping(properties)) {
+  const properties = jinjaItem(tool.parameters, 'properties');
+  if (isJsonObject(properties)) {
     for (const name of properties.keys()) {
       if (name.includes('"')) f.add(tool, childPointer(childPointer(tool.parametersPointer, 'properties'), name), `the parameter name cannot be written in <parameter name="…"> (it holds a double quote)`);
     }

@@ -4,10 +4,12 @@
  * (`name(p: T, …) - DESC\n\n    Args:\n        p(T): …`, nothing escaped, the outer `{` never
  * closed), Python type names from the `json_to_python_type` macro, and the places it raises.
  */
-import { jsonTypeOf, type JsonValue } from '../../ir/json.js';
+import { isJsonObject, jsonTypeOf, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps, pythonStr, pythonStrip } from './python.js';
-import { attr, childPointer, chatmlTurn, failTemplate, isMapping, type XmlMessage } from './template.js';
+import { childPointer } from '../python/errors.js';
+import { jinjaItem, jinjaTrim, SANDBOX_DICT_METHODS } from '../python/jinja.js';
+import { pyJsonDumps } from '../python/json.js';
+import { chatmlTurn, failTemplate, type XmlMessage } from './template.js';
 
 /** The tokenizer's bos_token, which the template prints first. */
 export const HERMES_BOS = '<|begin_of_text|>';
@@ -19,16 +21,13 @@ const HERMES_INTRO =
 export const HERMES_CALLING_INSTRUCTIONS =
   'Use the following pydantic model json schema for each tool call you will make: {"properties": {"name": {"title": "Name", "type": "string"}, "arguments": {"title": "Arguments", "type": "object"}}, "required": ["name", "arguments"], "title": "FunctionCall", "type": "object"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{"name": <function-name>, "arguments": <args-dict>}\n</tool_call>';
 
-/** `basic_type_map` of the macro. */
-const BASIC_TYPES = new Map([
+/** `basic_type_map` of the `json_to_python_type` macro (Command R+'s template has the same macro). */
+export const JSON_TO_PYTHON_BASIC_TYPES: ReadonlyMap<string, string> = new Map([
   ['string', 'str'],
   ['number', 'float'],
   ['integer', 'int'],
   ['boolean', 'bool'],
 ]);
-
-/** Public, non-mutating dict attributes: `basic_type_map[t]` falls back to getattr and finds a bound method (the sandbox allows these). */
-const DICT_METHODS = new Set(['copy', 'fromkeys', 'get', 'items', 'keys', 'values']);
 
 /**
  * The `json_to_python_type` macro. Its quirks, copied: `json_spec|items` is never a schema, so
@@ -38,20 +37,21 @@ const DICT_METHODS = new Set(['copy', 'fromkeys', 'get', 'items', 'keys', 'value
  * non-empty string recurses on its own characters until Python's RecursionError.
  */
 export function hermesPythonType(tool: ToolDefinition, spec: JsonValue | undefined, pointer: string): string {
-  return pythonTypeOf(tool, attr(spec, 'type'), childPointer(pointer, 'type'), spec, pointer);
+  return pythonTypeOf(tool, jinjaItem(spec, 'type'), childPointer(pointer, 'type'), spec, pointer);
 }
 
 /** The macro's body for one `json_spec.type` value (`spec` is the schema holding it, for additionalProperties). */
 function pythonTypeOf(tool: ToolDefinition, type: JsonValue | undefined, typePointer: string, spec: JsonValue | undefined, pointer: string): string {
   if (typeof type === 'string') {
-    const basic = BASIC_TYPES.get(type);
+    const basic = JSON_TO_PYTHON_BASIC_TYPES.get(type);
     if (basic !== undefined) return basic;
-    if (DICT_METHODS.has(type)) {
+    // `basic_type_map[t]` falls back to getattr and finds a bound method
+    if (SANDBOX_DICT_METHODS.has(type)) {
       failTemplate(tool, typePointer, `the Hermes template looks up type ${JSON.stringify(type)} in a dict and prints a bound method's repr (a memory address): no fixed rendering exists`);
     }
     if (type === 'array') return 'list[Union[]]';
     if (type === 'object') {
-      const additional = attr(spec, 'additionalProperties');
+      const additional = jinjaItem(spec, 'additionalProperties');
       if (additional === undefined) return 'dict';
       return `dict[str, ${hermesPythonType(tool, additional, childPointer(pointer, 'additionalProperties'))}]`;
     }
@@ -67,7 +67,7 @@ function pythonTypeOf(tool: ToolDefinition, type: JsonValue | undefined, typePoi
   // each member becomes `{"type": member}`: no additionalProperties there
   if (Array.isArray(type)) return `Union[${type.map((t, i) => pythonTypeOf(tool, t, childPointer(typePointer, i), undefined, typePointer)).join(',')}]`;
   // iterating a dict yields its keys
-  if (isMapping(type)) return `Union[${[...type.keys()].map((k) => pythonTypeOf(tool, k, childPointer(typePointer, k), undefined, typePointer)).join(',')}]`;
+  if (isJsonObject(type)) return `Union[${[...type.keys()].map((k) => pythonTypeOf(tool, k, childPointer(typePointer, k), undefined, typePointer)).join(',')}]`;
   return 'Any';
 }
 
@@ -82,9 +82,9 @@ interface HermesParam {
 function hermesParams(tool: ToolDefinition): HermesParam[] {
   // `tool.parameters.properties` on Undefined raises UndefinedError
   if (tool.parameters === undefined) failTemplate(tool, tool.parametersPointer, "the Hermes template reads tool.parameters.properties and the tool has no parameters: UndefinedError: 'dict object' has no attribute 'parameters'");
-  const properties = attr(tool.parameters, 'properties');
+  const properties = jinjaItem(tool.parameters, 'properties');
   if (properties === undefined) return [];
-  if (!isMapping(properties)) {
+  if (!isJsonObject(properties)) {
     failTemplate(tool, childPointer(tool.parametersPointer, 'properties'), `the Hermes template's |items needs a mapping and properties is ${jsonTypeOf(properties)}: TypeError: Can only get item pairs from a mapping.`);
   }
   const out: HermesParam[] = [];
@@ -111,14 +111,13 @@ export function hermesToolLine(tool: ToolDefinition): string {
   // Args lines follow one another with no separator, each description `|trim`med (str() of a non-string)
   const args = params.length ? `    Args:\n${params.map((p) => `        ${p.name}(${p.type}): ${argDescription(p.fields)}`).join('')}` : '';
   // `properties | length == 0` (Undefined has length 0) prints `{}` instead of the schema
-  const schema = params.length === 0 ? '{}' : pythonJsonDumps(tool.parameters!);
+  const schema = params.length === 0 ? '{}' : pyJsonDumps(tool.parameters!);
   return `{"type": "function", "function": {"name": "${tool.name}", "description": "${tool.name}(${signature}) - ${description}\n\n${args}", "parameters": ${schema}}`;
 }
 
 /** `param_fields.description|trim`: Undefined prints as nothing, anything else as `str(x).strip()`. */
 function argDescription(fields: JsonValue): string {
-  const d = attr(fields, 'description');
-  return d === undefined ? '' : pythonStrip(pythonStr(d));
+  return jinjaTrim(jinjaItem(fields, 'description'));
 }
 
 /** The system message content: the intro, `<tools> … </tools>` and the calling instructions. */

@@ -14,8 +14,6 @@ import type { XmlMessage } from './template.js';
 
 /** One chat message as the templates read it. */
 export type { XmlMessage } from './template.js';
-/** Python value printing the templates rely on (repr/str/strip/json.dumps). */
-export { pythonRepr, pythonStr, pythonStrip, pythonJsonDumps } from './python.js';
 
 /** The chat-template families the xml target prints for. */
 export type XmlDialect = 'qwen' | 'qwen3-coder' | 'hermes' | 'anthropic';

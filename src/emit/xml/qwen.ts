@@ -2,10 +2,9 @@
  * The `qwen` dialect: Qwen2.5 / Qwen3 / QwQ chat templates (their tools blocks are byte-identical;
  * the reference is Qwen2.5-7B-Instruct's tokenizer_config.json template).
  */
-import type { JsonObject, JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps } from './python.js';
-import { chatmlTurn, failTemplate, toolObject, type XmlMessage } from './template.js';
+import { pyJsonDumps } from '../python/json.js';
+import { chatmlTurn, failTemplate, wrappedTool, type XmlMessage } from './template.js';
 
 /** The `<tool_call>` instructions that close the Qwen system message. */
 export const QWEN_CALLING_INSTRUCTIONS =
@@ -13,24 +12,9 @@ export const QWEN_CALLING_INSTRUCTIONS =
 
 const QWEN_DEFAULT_SYSTEM = 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.';
 
-/**
- * The function object a Qwen template is given: name, description, parameters, then the tool's other
- * keys as written (`strict`…), as vLLM passes a function with extra keys and as transformers passes
- * an OpenAI tool written in that order.
- */
-export function templateFunction(tool: ToolDefinition): JsonObject {
-  const fn = new Map<string, JsonValue>(toolObject(tool));
-  for (const [k, v] of tool.extra ?? []) if (!fn.has(k)) fn.set(k, v);
-  return fn;
-}
-
 /** One `<tools>` line: `tool | tojson` of `{"type": "function", "function": tool}` (json.dumps, ensure_ascii=False, key order kept; `strict` and other keys included). */
 export function qwenToolLine(tool: ToolDefinition): string {
-  const wrapped = new Map<string, JsonValue>([
-    ['type', 'function'],
-    ['function', templateFunction(tool)],
-  ]);
-  return pythonJsonDumps(wrapped);
+  return pyJsonDumps(wrappedTool(tool));
 }
 
 /** The `# Tools` section through the calling instructions, as the template writes it after the system text. */

@@ -4,11 +4,12 @@
  * Values print the way Jinja prints Python objects: `|string` is `str()` (`False`, `None`,
  * `['string', 'null']`), containers through `|tojson` (json.dumps, ensure_ascii=False).
  */
-import type { JsonValue } from '../../ir/json.js';
+import { isJsonObject, type JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
-import { pythonJsonDumps, pythonStr, pythonStrip } from './python.js';
-import { templateFunction } from './qwen.js';
-import { attr, chatmlTurn, failTemplate, isMapping, type XmlMessage } from './template.js';
+import { jinjaItem, jinjaTrim } from '../python/jinja.js';
+import { pyJsonDumps } from '../python/json.js';
+import { pyStr } from '../python/values.js';
+import { chatmlTurn, failTemplate, templateFunction, type XmlMessage } from './template.js';
 
 /** The calling instructions after `</tools>` (a `<tool_call><function=…><parameter=…>` example and the reminder). */
 export const QWEN3_CODER_CALLING_INSTRUCTIONS =
@@ -21,19 +22,14 @@ const PARAMETER_HANDLED = ['name', 'type', 'description'];
 const PARAMETERS_HANDLED = ['type', 'properties'];
 const TOOL_HANDLED = ['type', 'name', 'description', 'parameters'];
 
-/** `|trim`: `str(value).strip()` (a number or list description prints as Python's str of it). */
-function trimmed(v: JsonValue): string {
-  return pythonStrip(pythonStr(v));
-}
-
 /** The template's `render_extra_keys` macro: `\n<KEY>VALUE</KEY>` per unhandled key, containers as tojson, the rest as `|string`. */
 export function renderExtraKeys(dict: JsonValue | undefined, handled: readonly string[]): string {
-  if (!isMapping(dict)) return '';
+  if (!isJsonObject(dict)) return '';
   let out = '';
   for (const [key, value] of dict) {
     if (handled.includes(key)) continue;
     // `is mapping or (is sequence and is not string)`: objects and arrays as JSON, scalars via str()
-    const text = isMapping(value) || Array.isArray(value) ? pythonJsonDumps(value) : pythonStr(value);
+    const text = isJsonObject(value) || Array.isArray(value) ? pyJsonDumps(value) : pyStr(value);
     out += `\n<${key}>${text}</${key}>`;
   }
   return out;
@@ -42,11 +38,11 @@ export function renderExtraKeys(dict: JsonValue | undefined, handled: readonly s
 /** One `<parameter>` block of a property. */
 function renderParameter(name: string, fields: JsonValue): string {
   let out = `\n<parameter>\n<name>${name}</name>`;
-  const type = attr(fields, 'type');
+  const type = jinjaItem(fields, 'type');
   // `param_fields.type | string`: a type list prints as Python's repr, `['string', 'null']`
-  if (type !== undefined) out += `\n<type>${pythonStr(type)}</type>`;
-  const description = attr(fields, 'description');
-  if (description !== undefined) out += `\n<description>${trimmed(description)}</description>`;
+  if (type !== undefined) out += `\n<type>${pyStr(type)}</type>`;
+  const description = jinjaItem(fields, 'description');
+  if (description !== undefined) out += `\n<description>${jinjaTrim(description)}</description>`;
   out += renderExtraKeys(fields, PARAMETER_HANDLED);
   return `${out}\n</parameter>`;
 }
@@ -54,12 +50,12 @@ function renderParameter(name: string, fields: JsonValue): string {
 /** One `<function>` block. */
 export function qwen3CoderFunction(tool: ToolDefinition): string {
   let out = `\n<function>\n<name>${tool.name}</name>`;
-  if (tool.description !== undefined) out += `\n<description>${trimmed(tool.description)}</description>`;
+  if (tool.description !== undefined) out += `\n<description>${jinjaTrim(tool.description)}</description>`;
   out += '\n<parameters>';
   const params = tool.parameters;
-  const properties = attr(params, 'properties');
+  const properties = jinjaItem(params, 'properties');
   // properties print only when parameters and properties are both mappings
-  if (isMapping(params) && isMapping(properties)) {
+  if (isJsonObject(params) && isJsonObject(properties)) {
     for (const [name, fields] of properties) out += renderParameter(name, fields);
   }
   out += renderExtraKeys(params, PARAMETERS_HANDLED);

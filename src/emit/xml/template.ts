@@ -1,22 +1,12 @@
-/** What the chat templates are given and what they raise, shared by the xml dialects. */
+/** What the chat templates are given (the tool objects, the messages) and what they raise, shared by the xml dialects and the model families. */
 import { CompileError, type Diagnostic } from '../../diagnostics.js';
-import { escapePointerToken, type JsonObject, type JsonValue } from '../../ir/json.js';
+import type { JsonObject, JsonValue } from '../../ir/json.js';
 import type { ToolDefinition } from '../../input/types.js';
 
 /** One chat message as the templates read it. */
 export interface XmlMessage {
   readonly role: string;
   readonly content: string;
-}
-
-/** Jinja's `x.key` on a JSON value: the key's value in a mapping, else undefined (Jinja's Undefined). */
-export function attr(v: JsonValue | undefined, key: string): JsonValue | undefined {
-  return v instanceof Map ? v.get(key) : undefined;
-}
-
-/** True when the value is a JSON object (Jinja's `is mapping`). */
-export function isMapping(v: JsonValue | undefined): v is JsonObject {
-  return v instanceof Map;
 }
 
 /** The tool as the template receives it (`{"type": "function", "function": tool}`'s inner object): name, description, parameters, in that order. */
@@ -27,9 +17,20 @@ export function toolObject(tool: ToolDefinition): JsonObject {
   return m;
 }
 
-/** A JSON Pointer one level down. */
-export function childPointer(pointer: string, key: string | number): string {
-  return `${pointer}/${typeof key === 'number' ? key : escapePointerToken(key)}`;
+/** The function object a template is given: name, description, parameters, then the tool's other keys as written (`strict`…). */
+// as vLLM passes a function with extra keys, and as transformers passes an OpenAI tool written in that order
+export function templateFunction(tool: ToolDefinition): JsonObject {
+  const fn = new Map<string, JsonValue>(toolObject(tool));
+  for (const [k, v] of tool.extra ?? []) if (!fn.has(k)) fn.set(k, v);
+  return fn;
+}
+
+/** One entry of the `tools` list a template receives: `{"type": "function", "function": tool}` (the function with its own extra keys, in order). */
+export function wrappedTool(tool: ToolDefinition): JsonObject {
+  return new Map<string, JsonValue>([
+    ['type', 'function'],
+    ['function', templateFunction(tool)],
+  ]);
 }
 
 /** The diagnostic for a place where the reference template raises instead of rendering. */

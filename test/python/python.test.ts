@@ -1,11 +1,13 @@
 /** Python value semantics the templates print through; expected values are CPython 3.11's repr/strip/json.dumps outputs. */
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, parseJson, type JsonValue } from '../../src/ir/json.js';
-import { compareCodePoints, pythonJsonDumps, pythonRepr, pythonStr, pythonStrip } from '../../src/emit/xml/python.js';
+import { pyJsonDumps } from '../../src/emit/python/json.js';
+import { compareCodePoints, pyStrip } from '../../src/emit/python/strings.js';
+import { pyRepr, pyStr } from '../../src/emit/python/values.js';
 
 const j = (text: string): JsonValue => parseJson(text);
 
-describe('pythonRepr', () => {
+describe('pyRepr', () => {
   const table: [string, JsonValue, string][] = [
     ['single quotes by default', 'abc', "'abc'"],
     ['double quotes when it holds only single quotes', "it's", `"it's"`],
@@ -28,37 +30,37 @@ describe('pythonRepr', () => {
     ['integer beyond u64 exact', j('18446744073709551616'), '18446744073709551616'],
     ['overflowed float literal is inf', new JsonNumber('1e400', Infinity), 'inf'],
   ];
-  for (const [name, value, want] of table) it(name, () => expect(pythonRepr(value)).toBe(want));
+  for (const [name, value, want] of table) it(name, () => expect(pyRepr(value)).toBe(want));
 });
 
-describe('pythonStr', () => {
+describe('pyStr', () => {
   it('prints a string as itself and anything else as its repr', () => {
-    expect(pythonStr("it's")).toBe("it's");
-    expect(pythonStr(false)).toBe('False');
-    expect(pythonStr(null)).toBe('None');
-    expect(pythonStr(j('["string", "null"]'))).toBe("['string', 'null']");
+    expect(pyStr("it's")).toBe("it's");
+    expect(pyStr(false)).toBe('False');
+    expect(pyStr(null)).toBe('None');
+    expect(pyStr(j('["string", "null"]'))).toBe("['string', 'null']");
   });
 });
 
-describe('pythonStrip', () => {
+describe('pyStrip', () => {
   it("strips what str.isspace() accepts (U+001C–U+001F, U+0085 too) and keeps U+FEFF, unlike String.prototype.trim", () => {
     const s = ' \u001c\u001d\u001e\u001f\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\t\n\u000b\u000c\r x \ufeff';
-    expect(pythonStrip(s)).toBe('x \ufeff');
-    expect(pythonStrip('   ')).toBe('');
+    expect(pyStrip(s)).toBe('x \ufeff');
+    expect(pyStrip('   ')).toBe('');
   });
 });
 
-describe('pythonJsonDumps', () => {
+describe('pyJsonDumps', () => {
   it('uses Python separators, keeps key order and number text, writes non-ASCII raw', () => {
-    expect(pythonJsonDumps(j('{"b": [1.50, 5.0, -0, 1E2], "a": "ü\\u0001"}'))).toBe('{"b": [1.5, 5.0, 0, 100.0], "a": "ü\\u0001"}');
+    expect(pyJsonDumps(j('{"b": [1.50, 5.0, -0, 1E2], "a": "ü\\u0001"}'))).toBe('{"b": [1.5, 5.0, 0, 100.0], "a": "ü\\u0001"}');
   });
   it('ensure_ascii escapes non-ASCII and DEL as lowercase \\uXXXX, astral as a surrogate pair', () => {
-    expect(pythonJsonDumps('ü\u007f🌍', { ensureAscii: true })).toBe('"\\u00fc\\u007f\\ud83c\\udf0d"');
+    expect(pyJsonDumps('ü\u007f🌍', { ensureAscii: true })).toBe('"\\u00fc\\u007f\\ud83c\\udf0d"');
   });
   it('sort_keys sorts by code point at every level', () => {
     // UTF-16 order would put the astral key (a surrogate pair) before U+FF5E
     const v = j('{"b": {"z": 1, "y": 2}, "\\uff5e": 0, "\\ud83c\\udf0d": 0, "a": 1}');
-    expect(pythonJsonDumps(v, { sortKeys: true })).toBe('{"a": 1, "b": {"y": 2, "z": 1}, "～": 0, "🌍": 0}');
+    expect(pyJsonDumps(v, { sortKeys: true })).toBe('{"a": 1, "b": {"y": 2, "z": 1}, "～": 0, "🌍": 0}');
     expect(compareCodePoints('\uff5e', '\u{1f30d}')).toBe(-1);
   });
 });

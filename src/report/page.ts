@@ -1,0 +1,286 @@
+/** The report page: the model of `index.ts` as one HTML document, every string from the tools escaped. */
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './assets.js';
+import type { ReportFinding, ReportModel, ReportTool } from './index.js';
+import { clip, escapeHtml as e, formatCount, fragmentText, markedText, plural, renderingHtml } from './html.js';
+
+const MARK: Record<Severity, string> = { error: '\u2716', warning: '\u25B2', info: '\u2139\uFE0E' };
+const NOUN: Record<Severity, [string, string]> = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'infos'] };
+
+/** A severity badge: its mark and its word (never colour alone). */
+function badge(severity: Severity, n?: number): string {
+  const [one, many] = NOUN[severity];
+  const text = n === undefined ? one : `${formatCount(n)} ${n === 1 ? one : many}`;
+  return `<span class="sev ${severity}">${MARK[severity]} ${text}</span>`;
+}
+
+/** The counts of findings, each with its badge; `none` when there are none. */
+function countBadges(c: { errors: number; warnings: number; infos: number }): string {
+  const out: string[] = [];
+  if (c.errors) out.push(badge('error', c.errors));
+  if (c.warnings) out.push(badge('warning', c.warnings));
+  if (c.infos) out.push(badge('info', c.infos));
+  return out.length ? out.join(' ') : '<span class="sev none">no findings</span>';
+}
+
+/** The compact counts of the table (marks and numbers, the words for screen readers and in the title). */
+function compactCounts(c: { errors: number; warnings: number; infos: number }): string {
+  const words = [c.errors ? plural(c.errors, 'error') : '', c.warnings ? plural(c.warnings, 'warning') : '', c.infos ? plural(c.infos, 'info') : ''].filter(Boolean).join(', ') || 'no findings';
+  const marks: string[] = [];
+  if (c.errors) marks.push(`<span class="sev error">${MARK.error} ${c.errors}</span>`);
+  if (c.warnings) marks.push(`<span class="sev warning">${MARK.warning} ${c.warnings}</span>`);
+  if (c.infos) marks.push(`<span class="sev info">${MARK.info} ${c.infos}</span>`);
+  return `<span title="${e(words)}"><span aria-hidden="true">${marks.join(' ') || '<span class="sev none">\u2013</span>'}</span><span class="sr">${e(words)}</span></span>`;
+}
+
+const CONTROL_TAG = '<span class="tag" title="its text spells a control token">\u26A0\uFE0E control token</span>';
+
+function percent(part: number, whole: number): string {
+  if (whole <= 0) return '\u2013';
+  const p = (100 * part) / whole;
+  return p > 0 && p < 0.1 ? '<0.1%' : `${p.toFixed(1)}%`;
+}
+
+/** The whole page. */
+export function reportPage(m: ReportModel): string {
+  const title = `harmony-catalog report${m.source !== undefined ? `: ${m.source}` : ''}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${e(REPORT_CSP)}">
+<meta name="generator" content="harmony-catalog report">
+<meta name="color-scheme" content="light">
+<link rel="icon" href="data:,">
+<title>${e(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<a class="skip" href="#share">Skip to the table</a>
+<header>
+<h1>${e(title)}</h1>
+${lede(m)}
+${totals(m)}
+${budget(m)}
+${options(m)}
+${legend(m)}
+</header>
+<main>
+${table(m)}
+${panels(m)}
+${notes(m)}
+</main>
+<footer>
+<p>Made by <code>harmony-catalog report</code>. One file: no network, nothing loaded from elsewhere; its script only sorts the table and opens panels. Tokens: o200k_harmony (the gpt-oss tokenizer); a tool's tokens are its share of the developer message (the message is tokenised once and each piece is given to the tool its text starts in, so the shares add up to the catalog).</p>
+</footer>
+<script>${REPORT_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function lede(m: ReportModel): string {
+  const cols = m.columns.map((c) => `<code>${e(c.name)}</code>`).join(', ');
+  return `<p class="lede">What the model reads for ${plural(m.tools.length, 'tool')}, what each tool costs and what it loses. Token counts are exact (o200k_harmony) for the <code>${e(m.counted)}</code> rendering. Each tool's rendering under ${cols} is in its panel${m.diffed ? `, with the lines where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ marked` : ''}${m.lint.length ? `, and the lint findings (what the model will not see, or will misread) with the JSON Pointer into the input and the schema text there` : ''}.</p>`;
+}
+
+function totals(m: ReportModel): string {
+  const t = m.inventory.totals;
+  const card = (k: string, v: string, s = '') => `<li><span class="k">${k}</span><span class="v">${v}</span>${s ? `<span class="s">${s}</span>` : ''}</li>`;
+  const findings = m.lint.length
+    ? `<li><span class="k">Findings (lint: ${m.lint.map((f) => e(f)).join(', ')})</span><span class="v" id="total-findings">${countBadges(m.counts)}</span><span class="s">${plural(m.tools.filter((x) => x.findings.length).length, 'tool')} with findings</span></li>`
+    : `<li><span class="k">Findings</span><span class="v"><span class="sev none">not linted</span></span><span class="s">lint reads the openai-harmony and chat-template renderings</span></li>`;
+  return `<section aria-labelledby="totals-h"><h2 id="totals-h" class="sr">Totals</h2>
+<ul class="cards" id="totals">
+${card('Tools', `<span id="total-tools">${formatCount(m.tools.length)}</span>`)}
+${card('System message', `<span id="total-system">${formatCount(t.system)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}
+${card('Developer message', `<span id="total-developer">${formatCount(t.developer)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}
+${card('Catalog (# Tools)', `<span id="total-catalog">${formatCount(t.catalog)}</span>`, `tokens; ${formatCount(m.overhead)} outside any tool`)}
+${findings}
+</ul></section>`;
+}
+
+function budget(m: ReportModel): string {
+  if (m.maxTokens === undefined) return '';
+  const cat = m.inventory.totals.catalog;
+  const max = m.maxTokens;
+  const scale = Math.max(cat, max, 1);
+  const over = cat > max;
+  const verdict = over ? `<span class="over-text">${MARK.error} over budget by ${formatCount(cat - max)} tokens</span>` : `within budget: ${formatCount(max - cat)} tokens left`;
+  return `<section aria-labelledby="budget-h" id="budget"><h2 id="budget-h">Budget</h2>
+<p>The catalog is ${formatCount(cat)} tokens; the budget (<code>--max-tokens</code>) is ${formatCount(max)}: ${verdict}. The line in the table shows which tools fit, in the order shown.</p>
+<div class="gauge" role="img" aria-label="catalog ${formatCount(cat)} tokens against a budget of ${formatCount(max)}"><span class="fill${over ? ' over' : ''}" style="width:${((100 * cat) / scale).toFixed(2)}%"></span><span class="mark" style="left:${((100 * max) / scale).toFixed(2)}%"></span></div>
+</section>`;
+}
+
+const OPTION_NAMES: readonly [string, string][] = [
+  ['target', 'target'], ['flavor', 'flavor'], ['dialect', 'dialect'], ['lowering', 'lowering'], ['namespace', 'namespace'],
+  ['namespaceDescription', 'namespace description'], ['instructions', 'instructions'], ['date', 'date'], ['effort', 'reasoning effort'],
+  ['identity', 'identity'], ['cutoff', 'knowledge cutoff'], ['browser', 'browser tool'], ['python', 'python tool'], ['server', 'server'],
+  ['controlTokens', 'control tokens'], ['completion', 'completion'],
+];
+
+function options(m: ReportModel): string {
+  const o = m.options as Record<string, unknown>;
+  const rows: [string, string][] = [];
+  if (m.source !== undefined) rows.push(['input', `<code>${e(m.source)}</code>`]);
+  rows.push(['tokens counted on', `<code>${e(m.counted)}</code>`]);
+  rows.push(['columns', m.columns.map((c) => `<code>${e(c.name)}</code>`).join(', ')]);
+  rows.push(['lint', m.lint.length ? m.lint.map((f) => `<code>${e(f)}</code>`).join(', ') : 'none']);
+  if (m.diffed) rows.push(['lines marked Δ', `where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ`]);
+  if (m.maxTokens !== undefined) rows.push(['max tokens', formatCount(m.maxTokens)]);
+  for (const [k, label] of OPTION_NAMES) {
+    const v = o[k];
+    if (v === undefined) continue;
+    rows.push([label, typeof v === 'boolean' ? (v ? 'yes' : 'no') : `<code>${e(String(v))}</code>`]);
+  }
+  if (Array.isArray(o.messages)) rows.push(['messages', formatCount(o.messages.length)]);
+  return `<section aria-labelledby="options-h"><h2 id="options-h">Options</h2>
+<dl class="options" id="options">${rows.map(([k, v]) => `<dt>${e(k)}</dt><dd>${v}</dd>`).join('')}</dl></section>`;
+}
+
+function legend(m: ReportModel): string {
+  const items = [
+    `${badge('error')} unsafe or refused under that flavor`,
+    `${badge('warning')} something the schema says is lost or misread`,
+    `${badge('info')} a loss that is usually harmless`,
+    `<mark class="ctl">&lt;|end|&gt;</mark> text that spells a control token`,
+  ];
+  if (m.diffed) items.push(`<span class="chg-key">\u0394 a line</span> that differs between <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code>`);
+  return `<ul class="legend" aria-label="Legend">${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
+}
+
+function table(m: ReportModel): string {
+  const max = Math.max(1, ...m.tools.map((t) => t.tokens));
+  const cat = m.inventory.totals.catalog;
+  let run = m.overhead;
+  let placed = false;
+  const rows: string[] = [];
+  const budgetRow = m.maxTokens === undefined ? '' : `<tr class="budget" role="row"><td role="cell" colspan="7">\u2500\u2500 Budget: ${formatCount(m.maxTokens)} catalog tokens (<code>--max-tokens</code>). Tools above this line fit, in this order (running total with the catalog's own ${formatCount(m.overhead)}); tools below it go over. \u2500\u2500</td></tr>`;
+  for (const t of m.tools) {
+    if (m.maxTokens !== undefined && !placed && run + t.tokens > m.maxTokens) {
+      rows.push(budgetRow);
+      placed = true;
+    }
+    run += t.tokens;
+    const over = m.maxTokens !== undefined && run > m.maxTokens;
+    rows.push(
+      `<tr class="tool${over ? ' over' : ''}" role="row" id="r-${t.index}" data-i="${t.index}" data-name="${e(t.name)}" data-params="${t.parameters}" data-tokens="${t.tokens}" data-errors="${t.counts.errors}" data-warnings="${t.counts.warnings}" data-findings="${t.findings.length}">` +
+        `<td role="cell" class="n">${t.index + 1}</td>` +
+        `<td role="cell" class="name"><a href="#t-${t.index}">${markedText(t.name, t.controlTokens)}</a>${t.controlTokens.length ? CONTROL_TAG : ''}</td>` +
+        `<td role="cell" class="n">${t.parameters}</td>` +
+        `<td role="cell" class="n tokens">${formatCount(t.tokens)}</td>` +
+        `<td role="cell" class="bar-cell"><span class="bar" aria-hidden="true"><span style="width:${((100 * t.tokens) / max).toFixed(2)}%"></span></span><span class="pct">${e(percent(t.tokens, cat))}</span></td>` +
+        `<td role="cell" class="n run">${formatCount(run)}</td>` +
+        `<td role="cell" class="findings">${compactCounts(t.counts)}</td></tr>`,
+    );
+  }
+  if (m.maxTokens !== undefined && !placed) rows.push(budgetRow);
+  const th = (key: string, label: string, numeric = false, sorted = false) =>
+    `<th scope="col" role="columnheader"${numeric ? ' class="n"' : ''} data-key="${key}"${sorted ? ' aria-sort="ascending"' : ''}><button type="button"><span class="label">${label}</span> <span class="ind" aria-hidden="true">${sorted ? '\u25B2' : '\u2195'}</span></button></th>`;
+  return `<section aria-labelledby="share-h"><h2 id="share-h">Token share per tool</h2>
+<p class="noprint">Sort with the column headings (buttons: click, or Enter). A tool's name opens its panel: its renderings side by side and its findings.</p>
+<p id="sort-status" class="sr" aria-live="polite"></p>
+<table class="share" id="share" role="table" data-overhead="${m.overhead}"${m.maxTokens !== undefined ? ` data-budget="${m.maxTokens}"` : ''} data-sorted="i ascending">
+<caption>${plural(m.tools.length, 'tool')}, ${formatCount(cat)} catalog tokens. A bar is a tool's tokens against the largest tool's (${formatCount(max)}); the percentage, its share of the catalog; the running total adds the catalog's own ${formatCount(m.overhead)} tokens and the tools above.</caption>
+<thead role="rowgroup"><tr role="row">${th('i', '#', true, true)}${th('name', 'Tool')}${th('params', 'Params', true)}${th('tokens', 'Tokens', true)}<th scope="col" role="columnheader" class="c-bar">Share</th><th scope="col" role="columnheader" class="n c-run">Running total</th>${th('findings', 'Findings')}</tr></thead>
+<tbody role="rowgroup">
+${rows.join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
+/** Up to this many tools, the panels are in the page as HTML (found by the browser's search, printed, shown without script); above, each is filled in when opened. */
+export const INLINE_PANELS_UP_TO = 200;
+
+function panels(m: ReportModel): string {
+  const inline = m.inlinePanels ?? m.tools.length <= INLINE_PANELS_UP_TO;
+  const list: string[] = [];
+  const data: string[] = [];
+  for (const t of m.tools) {
+    const { summary, body } = panel(m, t);
+    if (inline) list.push(`<details class="tool" id="t-${t.index}">${summary}<div class="panel">${body}</div></details>`);
+    else {
+      list.push(`<details class="tool" id="t-${t.index}">${summary}<div class="panel" data-fill="p-${t.index}"><p class="meta">This panel is filled in by the page's script when it is opened.</p></div></details>`);
+      // the panel's HTML is kept as raw text (not parsed into the page) until it is opened: a 2,000-tool page opens fast.
+      // it holds no "<" but its own tags (every string from the tools is escaped), so nothing in it can end the element
+      data.push(`<script type="text/x-panel" id="p-${t.index}">${body}</script>`);
+    }
+  }
+  return `<section aria-labelledby="tools-h"><div class="tools-head"><h2 id="tools-h">Tools</h2><button type="button" id="expand-all">Open all</button><button type="button" id="collapse-all">Close all</button></div>
+${list.join('\n')}
+</section>${data.length ? `\n${data.join('\n')}` : ''}`;
+}
+
+function diffSummary(m: ReportModel, t: ReportTool): string {
+  if (!m.diffed || t.diff === undefined) return '';
+  const [a, b] = [m.columns[m.diffed[0]].name, m.columns[m.diffed[1]].name];
+  if (t.diff === 'identical') return `<span class="meta">same text under ${e(a)} and ${e(b)}</span>`;
+  if (t.diff === 'error') return `<span class="meta">${MARK.error} refused by ${[t.entries[m.diffed[0]], t.entries[m.diffed[1]]].map((x, k) => ('error' in x ? e(k === 0 ? a : b) : '')).filter(Boolean).join(' and ')}</span>`;
+  return `<span class="meta">\u0394 differs between ${e(a)} and ${e(b)}</span>`;
+}
+
+function panel(m: ReportModel, t: ReportTool): { summary: string; body: string } {
+  const cat = m.inventory.totals.catalog;
+  const figures = m.columns.map((c, k) => {
+    const entry = t.entries[k];
+    const counted = c.name === m.counted ? ' <span class="meta">(tokens counted here)</span>' : '';
+    const changed = t.changed[k];
+    const caption = `<figcaption><b>${e(c.name)}</b>${counted}${changed.size ? ` <span class="meta">\u0394 ${plural(changed.size, 'line')}</span>` : ''}${c.note !== undefined ? `<span class="note">${e(c.note)}</span>` : ''}</figcaption>`;
+    const body = 'text' in entry
+      ? `<pre class="r" tabindex="0" aria-label="${e(`${t.name} under ${c.name}`)}">${renderingHtml(entry.text, t.controlTokens, changed)}</pre>`
+      : `<p class="refused"><strong>${e(c.name)} refuses this tool:</strong> ${markedText(entry.error, t.controlTokens)}</p>`;
+    return `<figure class="col">${caption}${body}</figure>`;
+  });
+  const diffNote = (() => {
+    if (!m.diffed || t.diff === undefined) return '';
+    const [a, b] = [m.columns[m.diffed[0]].name, m.columns[m.diffed[1]].name];
+    if (t.diff === 'identical') return `<p>Same text under <code>${e(a)}</code> and <code>${e(b)}</code>.</p>`;
+    if (t.diff === 'error') return '';
+    if (t.patch !== undefined) return `<p>The two differ; the unified diff (taken with the default render options):</p><pre class="frag">${markedText(t.patch, t.controlTokens)}</pre>`;
+    return `<p><span class="chg-key">\u0394</span> marks the lines where <code>${e(a)}</code> and <code>${e(b)}</code> differ.</p>`;
+  })();
+  return {
+    summary: `<summary><span class="tname">${markedText(t.name, t.controlTokens)}</span>${t.controlTokens.length ? CONTROL_TAG : ''}<span class="meta">${plural(t.parameters, 'parameter')} \u00B7 ${plural(t.tokens, 'token')} (${e(percent(t.tokens, cat))} of the catalog)</span>${countBadges(t.counts)}${diffSummary(m, t)}</summary>`,
+    body: `<p class="meta">At <code>${e(t.pointer || '/')}</code> in the input${t.title !== undefined ? `; title <q>${markedText(t.title, t.controlTokens)}</q>` : ''}. <a href="#r-${t.index}" class="noprint">Back to its row</a></p>
+<h3>What the model reads</h3>
+${diffNote}
+<div class="cols">${figures.join('')}</div>
+${findingsList(m, t)}
+${toolNotesList(t)}`,
+  };
+}
+
+function findingsList(m: ReportModel, t: ReportTool): string {
+  if (!m.lint.length) return '';
+  if (!t.findings.length) return `<h3>Findings</h3><p>None under ${m.lint.map((f) => `<code>${e(f)}</code>`).join(' or ')}.</p>`;
+  return `<h3>Findings (${t.findings.length})</h3>
+<ol class="findings">${t.findings.map((f) => finding(f, t.controlTokens)).join('')}</ol>`;
+}
+
+function finding(f: ReportFinding, spellings: readonly string[]): string {
+  let fragment = '';
+  if (f.fragment !== undefined) {
+    const c = clip(fragmentText(f.fragment));
+    fragment = `<pre class="frag" aria-label="the input at ${e(f.path)}">${markedText(c.text, spellings)}${c.omitted ? `\n\u2026 (${plural(c.omitted, 'more character')})` : ''}</pre>`;
+  }
+  return `<li class="${f.severity}">${badge(f.severity)} <code>${e(f.code)}</code> <span class="meta">[${f.flavors.map(e).join(', ')}]</span>
+<div class="where">at <code>${e(f.path)}</code></div>
+<p class="msg">${markedText(f.message, spellings)}</p>${fragment}</li>`;
+}
+
+function diagnosticItem(d: Diagnostic, spellings: readonly string[] = []): string {
+  return `<li>${badge(d.severity)} <code>${e(d.code)}</code>${d.path ? ` at <code>${e(d.path)}</code>` : ''}: ${markedText(d.message, spellings)}</li>`;
+}
+
+function toolNotesList(t: ReportTool): string {
+  if (!t.notes.length) return '';
+  return `<h3>Notes from reading and rendering (${t.notes.length})</h3><ul class="notes">${t.notes.map((d) => diagnosticItem(d, t.controlTokens)).join('')}</ul>`;
+}
+
+function notes(m: ReportModel): string {
+  if (!m.notes.length) return '';
+  return `<section aria-labelledby="notes-h"><h2 id="notes-h">Notes on the whole input</h2><ul class="notes">${m.notes.map((d) => diagnosticItem(d)).join('')}</ul></section>`;
+}
