@@ -73,6 +73,16 @@ const WORK = {
     let read = lib.readTools(objects);
     return { before: () => (read = lib.readTools(objects)), run: () => lib.compileTools(read) };
   },
+  async prepass(dir) {
+    // the lowering's pre-pass alone (the baseline's: each schema copied to plain objects, walked by json-schema-traverse)
+    const lib = await load(dir, 'index.js');
+    const { prepass } = await load(dir, 'lower/prepass.js');
+    const { LowerContext } = await load(dir, 'lower/context.js');
+    const schemas = lib.readTools(catalogText).tools.map((t) => t.parameters).filter((p) => p !== undefined && p !== null);
+    return () => {
+      for (const s of schemas) prepass(s, new LowerContext(s, {}));
+    };
+  },
   async emit(dir) {
     const lib = await load(dir, 'index.js');
     const { emitHarmonyToolsSection } = await load(dir, 'emit/harmony/catalog.js');
@@ -187,6 +197,7 @@ side('  read objects (convert, check shapes)', 'read-objects');
 side('  read JSON text (parse, check shapes)', 'read-text');
 side('    of which the lossless parse', 'parse');
 side('  compile (control tokens, pre-pass, lower)', 'compile');
+side('    of which the pre-pass (baseline: json-schema-traverse on a plain copy)', 'prepass');
 side(`  print the openai-harmony catalog (${now.renderCatalog(catalogText).text.length} chars)`, 'emit');
 console.log(`  (the two builds print ${old.renderCatalog(catalogText).text === now.renderCatalog(catalogText).text ? 'the same bytes' : 'DIFFERENT BYTES'} for the corpus)`);
 

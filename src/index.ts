@@ -3,7 +3,7 @@
  *
  * The pipeline, one stage per folder:
  *   input/    readTools: JSON text or JS values in any tool shape → ToolDefinition[] (+ warnings)
- *   lower/    lowerTool: each parameters schema → the IR (a json-schema-traverse pre-pass first)
+ *   lower/    lowerTool: each parameters schema → the IR (an in-place pre-pass first: limits, refs, unknown keywords)
  *   emit/     one printer per target: harmony (openai-harmony, faithful), chat-template, jsdoc, xml
  *   messages/ system and developer message assembly, whole prompts (harmony and the chat template)
  * Around it: lint/, diff.ts, inventory.ts (tokens), build/, mcp/, testing/ (vitest matcher), cli/.
@@ -26,7 +26,7 @@ export { renderEnvelope, messageHeader, type HarmonyMessage } from './messages/e
 export type { ReasoningEffort, ResponseFormat } from './messages/options.js';
 export type { SystemMessageOptions } from './messages/system.js';
 
-export { readTools, compileTools, type ToolsInput, type CompiledTools } from './api/compile.js';
+export { readTools, compileTools, setCaching, clearTextCache, type ToolsInput, type CompiledTools } from './api/compile.js';
 export {
   renderCatalog,
   renderDeveloperMessage,

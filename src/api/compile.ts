@@ -148,10 +148,12 @@ export interface CompileOptions {
 }
 
 /** Compile keys kept per read result (an LRU). */
-const COMPILED_PER_READ = 8;
+const COMPILED_PER_READ = 4;
 
 /** Read and lower tools (once per read result and options: see the module's note); throws a CompileError when any diagnostic is an error. */
 export function compileTools(input: ToolsInput, options: CompileOptions = {}): CompiledTools {
+  // tools compiled already (compileTools' own result) are used as they are: compile once, pass them to every render
+  if (typeof input === 'object' && input !== null && COMPILED_SETS.has(input)) return input as CompiledTools;
   const read = asRead(input);
   const key = caching ? compileKey(options) : undefined;
   const kept = keptOf(read) as Kept;
@@ -162,6 +164,9 @@ export function compileTools(input: ToolsInput, options: CompileOptions = {}): C
   keep(kept, key, c, COMPILED_PER_READ);
   return c;
 }
+
+/** Every tool set compileTools returned (so a compiled set given back as input is not read again as tools). */
+const COMPILED_SETS = new WeakSet<object>();
 
 /** What compileTools computes: control tokens applied, every tool lowered. */
 function compileRead(input: ReadResult, options: CompileOptions): CompiledTools {
@@ -184,6 +189,7 @@ function compileRead(input: ReadResult, options: CompileOptions): CompiledTools 
 function compiled(from: ReadResult, definitions: readonly ToolDefinition[], tools: readonly IrTool[], diagnostics: readonly Diagnostic[]): CompiledTools {
   const c: CompiledTools = { definitions: Object.freeze(definitions), tools: Object.freeze(tools), diagnostics: Object.freeze(diagnostics) };
   Object.defineProperty(c, KEPT, { value: { read: from, entries: undefined } satisfies Kept });
+  COMPILED_SETS.add(c);
   return Object.freeze(c);
 }
 
@@ -210,7 +216,7 @@ function compileKey(options: CompileOptions): string | undefined {
 }
 
 /** Print keys kept per compiled tools (an LRU). */
-const PRINTED_PER_COMPILE = 32;
+const PRINTED_PER_COMPILE = 16;
 
 /**
  * A printer's result for compiled tools, computed once per print key: `make` gets the options

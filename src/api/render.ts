@@ -507,6 +507,8 @@ export interface RequestPromptResult extends PromptResult {
 
 /** True when the value (JSON text or a JS value) is a whole request body: Chat Completions, Responses or Anthropic Messages. */
 export function isRequestBody(value: unknown): boolean {
+  // JSON text of a list (tools) is never a body: no need to parse it
+  if (typeof value === 'string' && /^\uFEFF?\s*\[/.test(value)) return false;
   try {
     return readRequestBody(typeof value === 'string' ? parseJson(value) : asJson(value, '')) !== undefined;
   } catch {

@@ -270,6 +270,8 @@ const RESPONSES_BUILTIN_TOOLS: Readonly<Record<string, 'browser' | 'python' | un
  * for a body whose parts cannot be read (messages not a list, tool types no server renders…).
  */
 export function readRequestBody(value: unknown): RequestBody | undefined {
+  // a list (of tools) is never a body: say so before converting it
+  if (Array.isArray(value)) return undefined;
   const body = toJsonValue(value, '');
   if (!isJsonObject(body)) return undefined;
   const diagnostics: Diagnostic[] = [];

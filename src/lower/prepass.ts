@@ -181,7 +181,7 @@ function visitProperty(sch: JsonObject, prop: string, key: string, pointer: stri
  * from the Map's: array indices (`0` … `4294967294`) first, ascending, then the others as
  * written. Undefined when the object has no array-index key (the Map's order is that order).
  */
-export function indexFirstOrder(m: JsonObject): string[] | undefined {
+function indexFirstOrder(m: JsonObject): string[] | undefined {
   let indices: string[] | undefined;
   for (const k of m.keys()) {
     const c = k.charCodeAt(0);
