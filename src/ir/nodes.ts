@@ -7,6 +7,7 @@
  * that fact in a field named for it (`origin`, `typeNames`, `nullable`), never by changing
  * what another field means.
  */
+import { assertNever } from '../diagnostics.js';
 import type { JsonNumber, JsonValue } from './json.js';
 
 /** Annotations of a schema, kept apart from its type. */
@@ -263,4 +264,31 @@ export function oneOfOf(node: IrNode): IrUnion | undefined {
     for (const m of node.members) if (m.kind === 'union' && m.origin === 'oneOf') return m;
   }
   return undefined;
+}
+
+/** The JSON Schema `type` string a node was built from, when it came from a single `type` keyword (`integer` for an integer number; an unknown type's own name). */
+export function typeKeywordOf(n: IrNode): string | undefined {
+  switch (n.kind) {
+    case 'string':
+    case 'boolean':
+    case 'null':
+    case 'object':
+    case 'array':
+      return n.origin === 'type' ? n.kind : undefined;
+    case 'tuple':
+      return n.origin === 'type' ? 'array' : undefined;
+    case 'number':
+      return n.origin === 'type' ? (n.integer ? 'integer' : 'number') : undefined;
+    case 'enum':
+      return n.origin === 'type' ? n.type : undefined;
+    case 'any':
+      return n.reason === 'unknown-type' && typeof n.typeName === 'string' ? n.typeName : undefined;
+    case 'literal':
+    case 'union':
+    case 'intersection':
+    case 'ref':
+      return undefined;
+    default:
+      return assertNever(n);
+  }
 }

@@ -9,9 +9,9 @@
  * is not a string…), the one fact is read from the schema as written (`rawKeyword`), in a
  * function whose comment says so.
  */
-import { assertNever, CompileError } from '../../diagnostics.js';
+import { CompileError } from '../../diagnostics.js';
 import { isJsonArray, isJsonObject, type JsonArray, type JsonValue } from '../../ir/json.js';
-import { EMPTY_META, hasNonEmptyEnum, oneOfOf, type IrNode, type IrObject, type IrProperty } from '../../ir/nodes.js';
+import { EMPTY_META, hasNonEmptyEnum, oneOfOf, typeKeywordOf, type IrNode, type IrObject, type IrProperty } from '../../ir/nodes.js';
 import { pyConcatOperand, TemplateFailure, undefinedAttribute, type JinjaError } from '../python/errors.js';
 import { jinjaIterate, pyContains, pyLen } from '../python/jinja.js';
 import { pyJsonDumps } from '../python/json.js';
@@ -69,38 +69,12 @@ function membersOf(node: IrNode): readonly IrNode[] {
 /** The schema's `type` when it was one string (`param_spec.type == "…"`), and the member it made. */
 export function typeKeyword(node: IrNode): { readonly name: string; readonly member: IrNode } | undefined {
   for (const m of membersOf(node)) {
-    const name = typeNameOf(m);
+    const name = typeKeywordOf(m);
     if (name !== undefined) return { name, member: m };
   }
   return undefined;
 }
 
-/** The `type` string a member was built from, if it came from a single `type` keyword. */
-function typeNameOf(m: IrNode): string | undefined {
-  switch (m.kind) {
-    case 'string':
-    case 'boolean':
-    case 'null':
-    case 'object':
-    case 'array':
-      return m.origin === 'type' ? m.kind : undefined;
-    case 'tuple':
-      return m.origin === 'type' ? 'array' : undefined;
-    case 'number':
-      return m.origin === 'type' ? (m.integer ? 'integer' : 'number') : undefined;
-    case 'enum':
-      return m.origin === 'type' ? m.type : undefined;
-    case 'any':
-      return m.reason === 'unknown-type' && typeof m.typeName === 'string' ? m.typeName : undefined;
-    case 'literal':
-    case 'union':
-    case 'intersection':
-    case 'ref':
-      return undefined;
-    default:
-      return assertNever(m);
-  }
-}
 
 /**
  * A non-empty `type` list, entries as written. IR lacks: a list with no string entry (the

@@ -7,8 +7,7 @@
  * the schema as Go's decoder reads it (`decode.ts`), which also sees what JSON Schema does not
  * (keys matched case-insensitively).
  */
-import { assertNever } from '../../diagnostics.js';
-import type { IrNode, IrObject, IrTool } from '../../ir/nodes.js';
+import { typeKeywordOf, type IrNode, type IrObject, type IrTool } from '../../ir/nodes.js';
 
 /** A schema as `api.ToolProperty` holds what ToTypeScriptType reads: its `anyOf` and its `type` list. */
 export interface OllamaTypeView {
@@ -68,32 +67,6 @@ export function ollamaTypeScriptType(t: OllamaTypeView): string {
 // ---------------------------------------------------------------------------------------
 // From the IR
 
-/** The JSON type name a node was written with, when it came from a single `type` string. */
-function typeKeywordName(n: IrNode): string | undefined {
-  switch (n.kind) {
-    case 'string':
-    case 'boolean':
-    case 'null':
-    case 'object':
-    case 'array':
-      return n.origin === 'type' ? n.kind : undefined;
-    case 'tuple':
-      return n.origin === 'type' ? 'array' : undefined;
-    case 'number':
-      return n.origin === 'type' ? (n.integer ? 'integer' : 'number') : undefined;
-    case 'enum':
-      return n.origin === 'type' ? n.type : undefined;
-    case 'any':
-      return n.reason === 'unknown-type' && typeof n.typeName === 'string' ? n.typeName : undefined;
-    case 'literal':
-    case 'union':
-    case 'intersection':
-    case 'ref':
-      return undefined;
-    default:
-      return assertNever(n);
-  }
-}
 
 /** The members of a schema that combines keywords (a keywords intersection), or the node alone. */
 function keywordMembers(n: IrNode): readonly IrNode[] {
@@ -112,7 +85,7 @@ export function ollamaTypeViewOfIr(node: IrNode): OllamaTypeView {
     if (m.kind === 'union' && m.origin === 'anyOf') anyOf = m.variants.map(ollamaTypeViewOfIr);
     else if (m.kind === 'union' && m.origin === 'typeArray') type = (m.typeNames ?? []).filter((t): t is string => typeof t === 'string');
     else {
-      const name = typeKeywordName(m);
+      const name = typeKeywordOf(m);
       if (name !== undefined) type = [name];
     }
   }
