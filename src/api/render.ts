@@ -505,10 +505,18 @@ export interface RequestPromptResult extends PromptResult {
   readonly partText: string;
 }
 
+/**
+ * False when JSON text cannot be a request body, without parsing it: a list (of tools), or text
+ * with no `"messages"` or `"input"` key anywhere. Tool files, the common input, are then parsed once.
+ */
+function mayBeRequestText(text: string): boolean {
+  if (/^\uFEFF?\s*\[/.test(text)) return false;
+  return text.includes('"messages"') || text.includes('"input"');
+}
+
 /** True when the value (JSON text or a JS value) is a whole request body: Chat Completions, Responses or Anthropic Messages. */
 export function isRequestBody(value: unknown): boolean {
-  // JSON text of a list (tools) is never a body: no need to parse it
-  if (typeof value === 'string' && /^\uFEFF?\s*\[/.test(value)) return false;
+  if (typeof value === 'string' && !mayBeRequestText(value)) return false;
   try {
     return readRequestBody(typeof value === 'string' ? parseJson(value) : asJson(value, '')) !== undefined;
   } catch {
@@ -561,6 +569,7 @@ export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = 
  */
 export function toolsOfInput(value: ToolsInput): ToolsInput {
   if (typeof value !== 'string' && (typeof value !== 'object' || value === null || Array.isArray(value))) return value;
+  if (typeof value === 'string' && !mayBeRequestText(value)) return value;
   let json: JsonValue;
   try {
     json = typeof value === 'string' ? parseJson(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value) : asJson(value, '');

@@ -49,7 +49,8 @@ describe('harmony-catalog models', () => {
     const rows = JSON.parse(r.out) as { name: string; aliases: string[]; models: string; source: string }[];
     expect(rows.map((x) => x.name)).toEqual(listModels().map((m) => m.name));
     for (const row of rows) expect(row.models.length * row.source.length, row.name).toBeGreaterThan(0);
-    for (const n of modelNames()) expect((await runCli(['models'])).out).toContain(n);
+    const text = (await runCli(['models'])).out;
+    for (const n of modelNames()) expect(text, n).toContain(n);
   });
 });
 

@@ -3,54 +3,20 @@
  * hand-written cases for each rule of each template (every expected text below was rendered by
  * the real template with ../shared/oracles/families/render.py, then written down here).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCompileError, type Diagnostic } from '../../src/diagnostics.js';
 import { COMMAND_R_PLUS } from '../../src/emit/families/command-r-plus.js';
 import { COMMAND_R7B } from '../../src/emit/families/command-r7b.js';
 import { FAMILIES } from '../../src/emit/families/command-seed.js';
 import { familyPrinter } from '../../src/emit/families/registry.js';
 import { SEED_OSS } from '../../src/emit/families/seed-oss.js';
 import type { FamilyPrinter } from '../../src/emit/families/types.js';
-import { getKey, parseJson, type JsonValue } from '../../src/ir/json.js';
+import { parseJson, type JsonValue } from '../../src/ir/json.js';
 import type { ToolDefinition } from '../../src/input/types.js';
-import { OVERFLOW, describeFamily } from '../support/families.js';
-import { ROOT, bareTool } from '../support/shared.js';
+import { OVERFLOW, bareTools, describeFamily, familyCase, oneFailure } from '../support/families.js';
 
 describeFamily(COMMAND_R7B, { 'raw-default-1e400-overflow': OVERFLOW });
 describeFamily(COMMAND_R_PLUS);
 describeFamily(SEED_OSS, { 'raw-default-1e400-overflow': OVERFLOW });
-
-/** Bare tools from JSON text (a list of `{name, description?, parameters?}`). */
-function tools(json: string): ToolDefinition[] {
-  return (parseJson(json) as JsonValue[]).map((t, i) => bareTool(t, i));
-}
-
-/** The one diagnostic of the CompileError a call throws. */
-function failure(run: () => unknown): Diagnostic {
-  try {
-    run();
-  } catch (e) {
-    if (isCompileError(e)) {
-      expect(e.diagnostics).toHaveLength(1);
-      return e.diagnostics[0];
-    }
-    throw e;
-  }
-  throw new Error('expected a CompileError');
-}
-
-/** A case folder's input (`NAME.json`: tools and instructions) and the template's whole prompt (`NAME.txt`). */
-function fileCase(family: string, name: string): { tools: ToolDefinition[]; instructions: string; want: string } {
-  const dir = join(ROOT, 'test/cases/families', family);
-  const input = parseJson(readFileSync(join(dir, `${name}.json`), 'utf8'));
-  return {
-    tools: (getKey(input, 'tools') as JsonValue[]).map((t, i) => bareTool(t, i)),
-    instructions: getKey(input, 'instructions') as string,
-    want: readFileSync(join(dir, `${name}.txt`), 'utf8'),
-  };
-}
 
 const PROMPT_OPTIONS = { date: '2025-08-05' };
 
@@ -66,14 +32,14 @@ describe('command-seed group', () => {
 
   it('a lone surrogate fails as Python fails to encode the prompt, at the string that holds it', () => {
     // the JSON reader refuses a lone surrogate escape: such strings only come from JavaScript values
-    const ts = tools('[{"name": "f", "description": "x", "parameters": {"properties": {}}}]').map((t) => ({ ...t, description: 'x\ud800' }));
+    const ts = bareTools('[{"name": "f", "description": "x", "parameters": {"properties": {}}}]').map((t) => ({ ...t, description: 'x\ud800' }));
     const cases: [FamilyPrinter, number][] = [
       [COMMAND_R7B, 4082],
       [COMMAND_R_PLUS, 1411],
       [SEED_OSS, 156],
     ];
     for (const [f, position] of cases) {
-      const d = failure(() => f.prompt(ts, PROMPT_OPTIONS));
+      const d = oneFailure(() => f.prompt(ts, PROMPT_OPTIONS));
       expect(d).toMatchObject({ code: 'family/template-fails', tool: 'f', path: '/0/description' });
       expect(d.message).toContain(`UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud800' in position ${position}: surrogates not allowed`);
     }
@@ -82,12 +48,12 @@ describe('command-seed group', () => {
 
 describe('command-r7b', () => {
   it('whole prompt: system preamble, tools list, default preamble, instructions as the developer preamble', () => {
-    const c = fileCase('command-r7b', 'weather-instructions');
+    const c = familyCase('command-r7b', 'weather-instructions');
     expect(COMMAND_R7B.prompt(c.tools, { ...PROMPT_OPTIONS, instructions: c.instructions }).text).toBe(c.want);
   });
 
   it('pastes name and description raw, str() of a non-string description, nothing for a missing one; parameters through tojson', () => {
-    const ts = tools(
+    const ts = bareTools(
       '[{"name": "get_weather", "description": "Say \\"hi\\"\\nto Zürich", "parameters": {"type": "object", "properties": {"days": {"type": "number", "default": 1.0, "description": "Tage \\"d\\""}}}},' +
         ' {"name": "n", "description": 5, "parameters": null}, {"name": "m", "parameters": {"x": [1E2, true, null]}}, {"name": "o", "description": {"a": [1, "b"]}, "parameters": {}}]',
     );
@@ -107,14 +73,14 @@ describe('command-r7b', () => {
   });
 
   it('warns where the raw description breaks the JSON list', () => {
-    const ts = tools('[{"name": "a", "description": "Say \\"hi\\"", "parameters": {}}, {"name": "b", "description": "fine", "parameters": {}}]');
+    const ts = bareTools('[{"name": "a", "description": "Say \\"hi\\"", "parameters": {}}, {"name": "b", "description": "fine", "parameters": {}}]');
     const ds = COMMAND_R7B.catalog(ts).diagnostics;
     expect(ds.map((d) => [d.code, d.severity, d.tool, d.path])).toEqual([['family/unparseable', 'warning', 'a', '/0/description']]);
     expect(COMMAND_R7B.prompt(ts).diagnostics).toEqual(ds);
   });
 
   it('a tool without parameters: tojson of Undefined raises TypeError', () => {
-    const d = failure(() => COMMAND_R7B.prompt(tools('[{"name": "a", "description": "A", "parameters": {}}, {"name": "b", "description": "B"}]')));
+    const d = oneFailure(() => COMMAND_R7B.prompt(bareTools('[{"name": "a", "description": "A", "parameters": {}}, {"name": "b", "description": "B"}]')));
     expect(d).toMatchObject({ code: 'family/template-fails', severity: 'error', tool: 'b', path: '/1/parameters' });
     expect(d.message).toMatch(/^Command R7B's template prints each tool's parameters with tojson and this tool has none/);
     expect(d.message).toContain('(Jinja2: TypeError: Object of type Undefined is not JSON serializable)');
@@ -157,12 +123,12 @@ describe('command-r7b', () => {
 
 describe('command-r-plus', () => {
   it('whole prompt: the instructions (untrimmed) replace the default user preamble', () => {
-    const c = fileCase('command-r-plus', 'weather-instructions');
+    const c = familyCase('command-r-plus', 'weather-instructions');
     expect(COMMAND_R_PLUS.prompt(c.tools, { ...PROMPT_OPTIONS, instructions: c.instructions }).text).toBe(c.want);
   });
 
   it('json_to_python_type: basic types, List[Union[]] for every array, Dict from additionalProperties, Union of a type list, Union[] without a type, Any for a number', () => {
-    const ts = tools(
+    const ts = bareTools(
       '[{"name": "f", "description": "Types.", "parameters": {"type": "object", "properties": {"s": {"type": "string", "description": "S"}, "n": {"type": "number", "description": "N"},' +
         ' "i": {"type": "integer", "description": "I"}, "b": {"type": "boolean", "description": "B"}, "a": {"type": "array", "items": {"type": "string"}, "description": "A"},' +
         ' "o": {"type": "object", "additionalProperties": false, "description": "O"}, "m": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "M"},' +
@@ -194,11 +160,11 @@ describe('command-r-plus', () => {
   });
 
   it('no Args without properties; parameters null render; a non-string tool description prints its str(); stubs a blank line apart', () => {
-    const ts = tools('[{"name": "g", "description": {"a": 1}, "parameters": null}, {"name": "h", "parameters": {"type": "object", "properties": {}}}]');
+    const ts = bareTools('[{"name": "g", "description": {"a": 1}, "parameters": null}, {"name": "h", "parameters": {"type": "object", "properties": {}}}]');
     expect(COMMAND_R_PLUS.catalog(ts).text).toBe('```python\ndef g() -> List[Dict]:\n    """{\'a\': 1}\n    """\n    pass\n```\n\n```python\ndef h() -> List[Dict]:\n    """\n    """\n    pass\n```');
   });
 
-  const fails = (json: string) => failure(() => COMMAND_R_PLUS.prompt(tools(json)));
+  const fails = (json: string) => oneFailure(() => COMMAND_R_PLUS.prompt(bareTools(json)));
 
   it('a property without a description: UndefinedError, said plainly', () => {
     const d = fails('[{"name": "get_weather", "description": "D", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City"}, "days": {"type": "number", "default": 1.0}}}}]');
@@ -243,7 +209,7 @@ describe('command-r-plus', () => {
     const required = fails('[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"a": {"type": "string", "description": "x"}}, "required": 5}}]');
     expect(required).toMatchObject({ path: '/0/parameters/required' });
     expect(required.message).toContain("TypeError: argument of type 'int' is not iterable");
-    const none = failure(() => COMMAND_R_PLUS.prompt([]));
+    const none = oneFailure(() => COMMAND_R_PLUS.prompt([]));
     expect(none).toMatchObject({ code: 'family/template-fails', path: '' });
     expect(none.tool).toBeUndefined();
     expect(none.message).toContain("TypeError: 'NoneType' object is not iterable");
@@ -256,7 +222,7 @@ describe('command-r-plus', () => {
   });
 
   it('conversation: contents trimmed, tool results in <results>, unknown roles dropped; the generation prompt is optional', () => {
-    const ts = tools('[{"name": "N", "description": "D", "parameters": {}}]');
+    const ts = bareTools('[{"name": "N", "description": "D", "parameters": {}}]');
     const text = COMMAND_R_PLUS.prompt(ts, {
       instructions: ' S ',
       addGenerationPrompt: false,
@@ -282,7 +248,7 @@ describe('seed-oss', () => {
     '工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n';
 
   it('whole prompt: the default Doubao system text, stubs, call format; number prints as int; no defaults or enums; descriptions trimmed', () => {
-    const ts = tools(
+    const ts = bareTools(
       '[{"name": "f", "description": "  Find it. \\n", "parameters": {"type": "object", "properties": {"s": {"type": "string", "description": "S", "default": "x", "enum": ["x", "y"]}, "n": {"type": "number"},' +
         ' "i": {"type": "integer", "description": 0}, "a": {"type": "array", "items": {"type": "string"}}, "o": {"type": "object", "properties": {"deep": {"type": "string"}}, "description": {"k": 1}},' +
         ' "u": {"type": ["string", "null"]}}, "required": ["s", "o"]}}, {"name": "g", "parameters": {"type": "object", "properties": {}}}]',
@@ -298,7 +264,7 @@ describe('seed-oss', () => {
   });
 
   it('instructions replace the default system text; without tools only the system turn', () => {
-    const ts = tools('[{"name": "get_weather", "description": "Get the weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City, e.g. Zürich"}, "days": {"type": "number", "default": 1.0}}, "required": ["city"]}}]');
+    const ts = bareTools('[{"name": "get_weather", "description": "Get the weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City, e.g. Zürich"}, "days": {"type": "number", "default": 1.0}}, "required": ["city"]}}]');
     expect(SEED_OSS.prompt(ts, { instructions: 'Answer in French.' }).text).toBe(
       '<seed:bos>system\nAnswer in French.\n\nFunction:\ndef get_weather(city: str,days: int):\n    """\n    Get the weather.\n\n    Args:\n    - city (str) [必填]: City, e.g. Zürich\n    - days (int) [选填]: \n\n    """\n' +
         CALL_FORMAT +
@@ -309,17 +275,17 @@ describe('seed-oss', () => {
   });
 
   it('required as a string is a substring test', () => {
-    const ts = tools('[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"ab": {"type": "string"}, "c": {"type": "string"}}, "required": "xaby"}}]');
+    const ts = bareTools('[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"ab": {"type": "string"}, "c": {"type": "string"}}, "required": "xaby"}}]');
     expect(SEED_OSS.catalog(ts).text).toBe('Function:\ndef f(ab: str,c: str):\n    """\n    D\n\n    Args:\n    - ab (str) [必填]: \n    - c (str) [选填]: \n\n    """');
   });
 
   it('a tool-level returns with properties is listed under Returns', () => {
-    const [t] = tools('[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"a": {"type": "boolean"}}}}]');
+    const [t] = bareTools('[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"a": {"type": "boolean"}}}}]');
     const withReturns: ToolDefinition = { ...t, extra: parseJson('{"returns": {"properties": {"r": {"type": "string", "description": "R"}, "q": {}}}}') as ReadonlyMap<string, JsonValue> };
     expect(SEED_OSS.catalog([withReturns]).text).toBe('Function:\ndef f(a: bool):\n    """\n    D\n\n    Args:\n    - a (bool) [选填]: \n    Returns:\n    - r (str): R\n    - q (Any): \n    """');
   });
 
-  const fails = (json: string) => failure(() => SEED_OSS.prompt(tools(json)));
+  const fails = (json: string) => oneFailure(() => SEED_OSS.prompt(bareTools(json)));
 
   it('parameters without properties, or no parameters: UndefinedError', () => {
     const noProps = fails('[{"name": "f", "description": "D", "parameters": {"type": "object"}}]');

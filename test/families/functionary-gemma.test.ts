@@ -4,49 +4,23 @@
  * produced by the real template (`render.py <template-folder> IN.jsonl OUT.jsonl`) over the same
  * input; none is copied from ../shared.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCompileError, type Diagnostic } from '../../src/diagnostics.js';
 import { FUNCTIONARY_31 } from '../../src/emit/families/functionary-3.1.js';
 import { FUNCTIONARY_32 } from '../../src/emit/families/functionary-3.2.js';
 import { FAMILIES } from '../../src/emit/families/functionary-gemma.js';
 import { GEMMA_4 } from '../../src/emit/families/gemma-4.js';
 import { familyPrinter } from '../../src/emit/families/registry.js';
 import type { FamilyPrinter } from '../../src/emit/families/types.js';
-import { getKey, isJsonArray, parseJson } from '../../src/ir/json.js';
 import type { ToolDefinition } from '../../src/input/types.js';
-import { describeFamily, NAMELESS, OVERFLOW } from '../support/families.js';
-import { bareTool, ROOT } from '../support/shared.js';
+import { bareTools, describeFamily, familyCase, NAMELESS, oneFailure, OVERFLOW } from '../support/families.js';
 
 describeFamily(FUNCTIONARY_32, { 'raw-default-1e400-overflow': OVERFLOW });
 describeFamily(FUNCTIONARY_31, { 'raw-default-1e400-overflow': OVERFLOW, 'tool-name-missing': NAMELESS });
 describeFamily(GEMMA_4, { 'raw-default-1e400-overflow': OVERFLOW });
 
-/** Bare tools from JSON text (lossless: `1.0` stays `1.0`). */
-function tools(json: string): ToolDefinition[] {
-  const v = parseJson(json);
-  if (!isJsonArray(v)) throw new Error('a JSON array of tools');
-  return v.map((t, i) => bareTool(t, i));
-}
-
 /** A tool `f` ("Test tool.") with these properties (and `required`, when given). */
 function withProps(properties: string, required?: string): ToolDefinition[] {
-  return tools(`[{"name": "f", "description": "Test tool.", "parameters": {"type": "object", "properties": ${properties}${required !== undefined ? `, "required": ${required}` : ''}}}]`);
-}
-
-/** The one error diagnostic a printer throws. */
-function failure(run: () => unknown): Diagnostic {
-  try {
-    run();
-  } catch (e) {
-    if (isCompileError(e)) {
-      expect(e.diagnostics).toHaveLength(1);
-      return e.diagnostics[0];
-    }
-    throw e;
-  }
-  throw new Error('expected the template to fail');
+  return bareTools(`[{"name": "f", "description": "Test tool.", "parameters": {"type": "object", "properties": ${properties}${required !== undefined ? `, "required": ${required}` : ''}}}]`);
 }
 
 /** The tool block of Functionary v3.2 for one tool `f`: between the namespace's braces. */
@@ -59,19 +33,6 @@ function gemmaF(properties: string, tail = ''): string {
   return `<|tool>declaration:f{description:<|"|>Test tool.<|"|>,parameters:{properties:{${properties}},${tail}type:<|"|>OBJECT<|"|>}}<tool|>`;
 }
 
-/** One case file pair under test/cases/families/<family>/: input JSON and the template's output. */
-function caseFile(family: string, name: string): { tools: ToolDefinition[]; instructions?: string; want: string } {
-  const dir = join(ROOT, 'test/cases/families', family);
-  const input = parseJson(readFileSync(join(dir, `${name}.json`), 'utf8'));
-  const list = getKey(input, 'tools');
-  const instructions = getKey(input, 'instructions');
-  return {
-    tools: isJsonArray(list) ? list.map((t, i) => bareTool(t, i)) : [],
-    ...(typeof instructions === 'string' ? { instructions } : {}),
-    want: readFileSync(join(dir, `${name}.txt`), 'utf8'),
-  };
-}
-
 describe('functionary-gemma group: names', () => {
   it('registers functionary-3.2, functionary-3.1 and gemma-4 under their --model names', () => {
     expect(FAMILIES.map((f) => f.name)).toEqual(['functionary-3.2', 'functionary-3.1', 'gemma-4']);
@@ -82,7 +43,7 @@ describe('functionary-gemma group: names', () => {
   });
 
   it.each(['functionary-3.2', 'functionary-3.1', 'gemma-4'])('%s: the weather tool with instructions is the template\'s whole prompt', (name) => {
-    const c = caseFile(name, 'weather-instructions');
+    const c = familyCase(name, 'weather-instructions');
     const printer = familyPrinter(name) as FamilyPrinter;
     expect(printer.prompt(c.tools, { ...(c.instructions !== undefined ? { instructions: c.instructions } : {}) }).text).toBe(c.want);
     // the catalog is the tools block exactly as it stands in the prompt
@@ -94,8 +55,8 @@ describe('functionary-gemma group: names', () => {
   it.each([FUNCTIONARY_32, FUNCTIONARY_31, GEMMA_4])('$name: a lone surrogate fails as UTF-8 encoding does, at its position in the prompt', (printer) => {
     const position = { 'functionary-3.2': 426, 'functionary-3.1': 173, 'gemma-4': 58 }[printer.name];
     // our JSON reader refuses a lone surrogate; a JavaScript string can hold one
-    const [t] = tools('[{"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}}]');
-    const d = failure(() => printer.prompt([{ ...t, description: 'a\ud83db' }]));
+    const [t] = bareTools('[{"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}}]');
+    const d = oneFailure(() => printer.prompt([{ ...t, description: 'a\ud83db' }]));
     expect(d).toMatchObject({ code: 'family/template-fails', tool: 'f', path: '/0/description' });
     expect(d.message).toContain(`UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud83d' in position ${position}: surrogates not allowed`);
   });
@@ -141,14 +102,14 @@ describe('functionary-3.2: TypeScript namespace with Python values', () => {
   });
 
   it('tests a string `required` as a substring and takes a non-iterable one for "all required"', () => {
-    const t = [...withProps('{"x": {"type": "string"}, "xy": {"type": "string"}, "z": {"type": "string"}}', '"xyq"'), ...tools('[{"name": "g", "description": "Test tool.", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}, "required": true}}]')];
+    const t = [...withProps('{"x": {"type": "string"}, "xy": {"type": "string"}, "z": {"type": "string"}}', '"xyq"'), ...bareTools('[{"name": "g", "description": "Test tool.", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}, "required": true}}]')];
     const text = FUNCTIONARY_32.catalog(t).text;
     expect(text).toContain('type f = (_: {\nx: string,\nxy: string,\nz?: string,\n}) => any;');
     expect(text).toContain('type g = (_: {\nx: string,\n}) => any;');
   });
 
   it('leaves out a tool with an empty name and prints () => any without properties', () => {
-    const t = tools('[{"name": "", "description": "Nameless.", "parameters": {}}, {"name": "g", "description": "No params."}, {"name": "h", "description": "Empty.", "parameters": {"type": "object", "properties": {}}}]');
+    const t = bareTools('[{"name": "", "description": "Nameless.", "parameters": {}}, {"name": "g", "description": "No params."}, {"name": "h", "description": "Empty.", "parameters": {"type": "object", "properties": {}}}]');
     expect(FUNCTIONARY_32.catalog(t).text).toBe('// Supported function definitions that should be called when necessary.\nnamespace functions {\n\n// No params.\ntype g = () => any;\n\n// Empty.\ntype h = () => any;\n\n} // namespace functions');
   });
 
@@ -161,19 +122,19 @@ describe('functionary-3.2: TypeScript namespace with Python values', () => {
     ['enum: null', '[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"x": {"enum": null}}}}]', '/0/parameters/properties/x/enum', "TypeError: 'NoneType' object is not iterable"],
     ['a number oneOf format', '[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {"x": {"oneOf": [{"format": 1}, {"format": "b"}]}}}}]', '/0/parameters/properties/x/oneOf/0/format', "TypeError: unsupported operand type(s) for +: 'int' and 'str'"],
   ])('fails as the template does on %s', (_what, json, path, error) => {
-    const d = failure(() => FUNCTIONARY_32.prompt(tools(json)));
+    const d = oneFailure(() => FUNCTIONARY_32.prompt(bareTools(json)));
     expect(d).toMatchObject({ code: 'family/template-fails', severity: 'error', tool: 'f', path });
     expect(d.message).toMatch(/^the Functionary v3\.2 template fails on this tool: /);
     expect(d.message.endsWith(`(Jinja2: ${error})`)).toBe(true);
   });
 
   it('prints an absent tool description as an empty comment', () => {
-    expect(FUNCTIONARY_32.catalog(tools('[{"name": "f", "parameters": {"type": "object", "properties": {}}}]')).text).toContain('\n\n// \ntype f = () => any;\n\n');
+    expect(FUNCTIONARY_32.catalog(bareTools('[{"name": "f", "parameters": {"type": "object", "properties": {}}}]')).text).toContain('\n\n// \ntype f = () => any;\n\n');
   });
 });
 
 describe('functionary-3.1: HTML-escaped Markup', () => {
-  const weather = tools('[{"name": "a&b", "description": "Use <b> & \\"q\\" \'x\'", "parameters": {"type": "object", "properties": {"x": {"type": "string", "enum": ["<a>"]}}}}]');
+  const weather = bareTools('[{"name": "a&b", "description": "Use <b> & \\"q\\" \'x\'", "parameters": {"type": "object", "properties": {"x": {"type": "string", "enum": ["<a>"]}}}}]');
 
   it('escapes the name, the description and the JSON (& < > \' ")', () => {
     const text = FUNCTIONARY_31.catalog(weather).text;
@@ -195,7 +156,7 @@ describe('functionary-3.1: HTML-escaped Markup', () => {
   });
 
   it('prints the tool JSON with the tool\'s other keys, as the template dumps the function object whole', () => {
-    const [t] = tools('[{"name": "f", "description": "D"}]');
+    const [t] = bareTools('[{"name": "f", "description": "D"}]');
     expect(FUNCTIONARY_31.catalog([{ ...t, extra: new Map([['strict', true]]) }]).text).toContain('{&#34;name&#34;: &#34;f&#34;, &#34;description&#34;: &#34;D&#34;, &#34;strict&#34;: true}');
   });
 
@@ -208,7 +169,7 @@ describe('functionary-3.1: HTML-escaped Markup', () => {
     ['a number description', '[{"name": "f", "description": 123}]', '/0/description', "TypeError: unsupported operand type(s) for +: 'Markup' and 'int'"],
     ['a null description', '[{"name": "f", "description": null}]', '/0/description', "TypeError: unsupported operand type(s) for +: 'Markup' and 'NoneType'"],
   ])('fails as the template does on %s', (_what, json, path, error) => {
-    const d = failure(() => FUNCTIONARY_31.prompt(tools(json)));
+    const d = oneFailure(() => FUNCTIONARY_31.prompt(bareTools(json)));
     expect(d).toMatchObject({ code: 'family/template-fails', tool: 'f', path });
     expect(d.message.endsWith(`(Jinja2: ${error})`)).toBe(true);
   });
@@ -250,7 +211,7 @@ describe('gemma-4: its own declaration syntax', () => {
   });
 
   it('leaves `parameters:{` open without a type, loops over a string `required`, prints a number description as str()', () => {
-    const t = tools('[{"name": "f", "description": "No type.", "parameters": {"properties": {"x": {"type": "string"}}, "required": ["x"]}}, {"name": "g", "parameters": {"type": "object", "properties": {}, "required": "ab"}}, {"name": "h", "description": 5, "parameters": "object"}]');
+    const t = bareTools('[{"name": "f", "description": "No type.", "parameters": {"properties": {"x": {"type": "string"}}, "required": ["x"]}}, {"name": "g", "parameters": {"type": "object", "properties": {}, "required": "ab"}}, {"name": "h", "description": 5, "parameters": "object"}]');
     expect(GEMMA_4.catalog(t).text).toBe(
       '<|tool>declaration:f{description:<|"|>No type.<|"|>,parameters:{properties:{x:{type:<|"|>STRING<|"|>}},required:[<|"|>x<|"|>],}<tool|>' +
         '<|tool>declaration:g{description:<|"|><|"|>,parameters:{required:[<|"|>a<|"|>,<|"|>b<|"|>],type:<|"|>OBJECT<|"|>}}<tool|>' +
@@ -259,7 +220,7 @@ describe('gemma-4: its own declaration syntax', () => {
   });
 
   it('writes strings raw between <|"|> markers and warns where one holds the marker', () => {
-    const t = tools('[{"name": "f", "description": "Quote <|\\"|> inside", "parameters": {"type": "object", "properties": {"x": {"type": "string", "enum": ["a<|\\"|>b"]}}}}]');
+    const t = bareTools('[{"name": "f", "description": "Quote <|\\"|> inside", "parameters": {"type": "object", "properties": {"x": {"type": "string", "enum": ["a<|\\"|>b"]}}}}]');
     const out = GEMMA_4.prompt(t);
     expect(out.text).toContain('description:<|"|>Quote <|"|> inside<|"|>');
     expect(out.text).toContain('enum:[<|"|>a<|"|>b<|"|>]');
@@ -273,7 +234,7 @@ describe('gemma-4: its own declaration syntax', () => {
     ['a list of properties', '[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": [{"name": "x"}]}}]', '/0/parameters/properties', "AttributeError: 'list' object has no attribute 'items'"],
     ['a number `required`', '[{"name": "f", "description": "D", "parameters": {"type": "object", "properties": {}, "required": 5}}]', '/0/parameters/required', "TypeError: 'int' object is not iterable"],
   ])('fails as the template does on %s', (_what, json, path, error) => {
-    const d = failure(() => GEMMA_4.prompt(tools(json)));
+    const d = oneFailure(() => GEMMA_4.prompt(bareTools(json)));
     expect(d).toMatchObject({ code: 'family/template-fails', tool: 'f', path });
     expect(d.message.endsWith(`(Jinja2: ${error})`)).toBe(true);
   });

@@ -4,11 +4,14 @@
  * byte, errors against errors of the same Python kind; `N/M exact` per family and set. Each
  * family's test file calls `describeFamily(printer, knownDivergences)`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCompileError } from '../../src/diagnostics.js';
+import { isCompileError, type Diagnostic } from '../../src/diagnostics.js';
+import type { ToolDefinition } from '../../src/input/types.js';
+import { getKey, isJsonArray, parseJson, type JsonValue } from '../../src/ir/json.js';
 import type { FamilyPrinter } from '../../src/emit/families/types.js';
-import { HAVE_SHARED, bareTool, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from './shared.js';
+import { HAVE_SHARED, ROOT, bareTool, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from './shared.js';
 
 /** The three sets, with their inputs (synthetic-visible: only the ids the family's file holds). */
 export const FAMILY_SETS: readonly [name: string, inputs: string][] = [
@@ -78,4 +81,36 @@ export function describeFamily(printer: FamilyPrinter, known: Readonly<Record<st
       });
     }
   });
+}
+
+/** Bare tools from JSON text (a list of `{name, description?, parameters?}`). */
+export function bareTools(json: string): ToolDefinition[] {
+  return (parseJson(json) as JsonValue[]).map((t, i) => bareTool(t, i));
+}
+
+/** The one diagnostic of the CompileError a call throws (the test fails when it throws none, or several). */
+export function oneFailure(run: () => unknown): Diagnostic {
+  try {
+    run();
+  } catch (e) {
+    if (isCompileError(e)) {
+      expect(e.diagnostics).toHaveLength(1);
+      return e.diagnostics[0];
+    }
+    throw e;
+  }
+  throw new Error('expected the template to fail');
+}
+
+/** One case under test/cases/families/<family>/: `NAME.json` (tools, instructions?) and the template's whole prompt `NAME.txt`. */
+export function familyCase(family: string, name: string): { tools: ToolDefinition[]; instructions?: string; want: string } {
+  const dir = join(ROOT, 'test/cases/families', family);
+  const input = parseJson(readFileSync(join(dir, `${name}.json`), 'utf8'));
+  const list = getKey(input, 'tools');
+  const instructions = getKey(input, 'instructions');
+  return {
+    tools: isJsonArray(list) ? list.map((t, i) => bareTool(t, i)) : [],
+    ...(typeof instructions === 'string' ? { instructions } : {}),
+    want: readFileSync(join(dir, `${name}.txt`), 'utf8'),
+  };
 }
