@@ -11,7 +11,7 @@ import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, type JsonO
 import type { IrNode, IrTool } from '../ir/nodes.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
 import { renderChatTemplateDeveloper } from '../messages/chat-template.js';
-import { pyToJson } from '../emit/chat-template/python.js';
+import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { toolFieldPointer } from '../input/types.js';
 import { DEFAULT_LIMITS } from '../lower/context.js';
 import { checkConstraints, checkControlTokens, checkPropertyName, hasLineBreak, quote, type Reporter } from './report.js';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompileError, type Diagnostic } from '../../src/diagnostics.js';
 import { chatTemplateType } from '../../src/emit/chat-template/types.js';
-import { pyReprString, pyStr } from '../../src/emit/chat-template/python.js';
+import { pyReprString, pyStr } from '../../src/emit/python/values.js';
 import { fromJs, parseJson, type JsonValue } from '../../src/ir/json.js';
 import { lowerSchema } from '../../src/lower/index.js';
 import { renderChatTemplateDeveloper, renderChatTemplatePrompt, renderChatTemplateSystem } from '../../src/messages/chat-template.js';

@@ -25,7 +25,7 @@
  * number: `int(inf)`) drops every call and returns the whole output as content.
  */
 import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../../ir/json.js';
-import { pythonStr } from '../../emit/xml/python.js';
+import { pyStr as pythonStr } from '../../emit/python/values.js';
 import { pythonLiteralEval } from './literal-eval.js';
 import { PyDict, PythonException, pyFloat, pyInt, pyLstrip, pyStrip, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pythonTruncate, type PyValue } from './python-values.js';
 import { argumentsConfigOld, pyContains, pyGetItem, toolProperties, type ParseTool } from './tools.js';
