@@ -21,8 +21,9 @@ import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { pyType, type PyTypeName } from '../emit/python/values.js';
 import { findControlTokens } from '../input/control-tokens.js';
 import type { ToolDefinition } from '../input/types.js';
-import { escapePointerToken, isJsonArray, isJsonObject, JsonNumber, JsonSyntaxError, parseJson, stringifyCompactRust, type JsonObject, type JsonValue } from '../ir/json.js';
+import { escapePointerToken, formatPythonFloat, isJsonArray, isJsonObject, JsonNumber, JsonSyntaxError, parseJson, stringifyCompactRust, type JsonObject, type JsonValue } from '../ir/json.js';
 import { renderChatTemplateConversation, type ChatTemplateNote } from '../messages/chat-template.js';
+import { PythonException, pythonJsonLoads, type PyValue } from '../emit/python/json-loads.js';
 import type { ServerPrompt, ServerRequest } from './types.js';
 
 /** The servers that render the official chat template. */
@@ -86,184 +87,34 @@ function pyTruthy(v: JsonValue | undefined): boolean {
 // ---------------------------------------------------------------------------------------
 // Python's json.loads (mlx-lm parses string arguments with it)
 
-/** A JSONDecodeError: Python's message and position (in code points). */
-class PyJsonDecodeError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly position: number,
-    readonly line: number,
-    readonly column: number,
-  ) {
-    super(`${reason}: line ${line} column ${column} (char ${position})`);
-    this.name = 'JSONDecodeError';
-  }
-}
-
-/** Where a value was expected and none starts (Python's StopIteration inside the scanner). */
-class ExpectingValue {
-  constructor(readonly position: number) {}
-}
-
 /**
- * `json.loads(text)` as CPython's C scanner reads it: NaN and ±Infinity accepted, lone surrogate
- * escapes kept, a duplicate key keeps its first place and its last value, numbers keep their text
- * (an int prints exact, a float as Python's repr); errors are Python's JSONDecodeError messages
- * with line, column and char (code points).
+ * `json.loads(text)` as CPython's C scanner reads it ({@link pythonJsonLoads}): NaN and ±Infinity
+ * accepted, lone surrogate escapes kept, a duplicate key keeps its first place and its last value,
+ * numbers keep the text Python prints (an int exact, a float as its repr); Python's exceptions
+ * (JSONDecodeError with line, column and char) are thrown as {@link PythonException}.
  */
 export function pyJsonLoads(text: string): JsonValue {
-  const cps = [...text];
-  const n = cps.length;
-  const fail = (reason: string, pos: number): never => {
-    let line = 1;
-    let last = -1;
-    for (let k = 0; k < pos && k < n; k++) {
-      if (cps[k] === '\n') {
-        line++;
-        last = k;
-      }
-    }
-    throw new PyJsonDecodeError(reason, pos, line, pos - last);
-  };
-  const ws = (i: number) => {
-    while (i < n && (cps[i] === ' ' || cps[i] === '\t' || cps[i] === '\n' || cps[i] === '\r')) i++;
-    return i;
-  };
-  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-  const hex = (c: string | undefined) => (c !== undefined && /^[0-9a-fA-F]$/.test(c) ? parseInt(c, 16) : -1);
-  const word = (i: number, w: string) => cps.slice(i, i + w.length).join('') === w;
+  return jsonValueOf(pythonJsonLoads(text));
+}
 
-  const scanString = (start: number): [string, number] => {
-    const begin = start - 1;
-    let out = '';
-    let i = start;
-    for (;;) {
-      if (i >= n) fail('Unterminated string starting at', begin);
-      const c = cps[i];
-      if (c === '"') return [out, i + 1];
-      if (c === '\\') {
-        i++;
-        if (i >= n) fail('Unterminated string starting at', begin);
-        const e = cps[i];
-        if (e !== 'u') {
-          const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-          if (!(e in simple)) fail('Invalid \\escape', i - 1);
-          out += simple[e];
-          i++;
-          continue;
-        }
-        const u = i;
-        if (u + 5 >= n) fail('Invalid \\uXXXX escape', u);
-        let code = 0;
-        for (let k = 1; k <= 4; k++) {
-          const d = hex(cps[u + k]);
-          if (d < 0) fail('Invalid \\uXXXX escape', u);
-          code = code * 16 + d;
-        }
-        i = u + 5;
-        // a high surrogate followed by `\u` and a low surrogate is one character; otherwise each stays alone
-        if (code >= 0xd800 && code <= 0xdbff && i + 6 < n && cps[i] === '\\' && cps[i + 1] === 'u') {
-          let low = 0;
-          for (let k = 2; k <= 5; k++) {
-            const d = hex(cps[i + k]);
-            if (d < 0) fail('Invalid \\uXXXX escape', i + 1);
-            low = low * 16 + d;
-          }
-          if (low >= 0xdc00 && low <= 0xdfff) {
-            out += String.fromCharCode(code, low);
-            i += 6;
-            continue;
-          }
-        }
-        out += String.fromCharCode(code);
-        continue;
-      }
-      if (c.length === 1 && c.charCodeAt(0) <= 0x1f) fail('Invalid control character at', i);
-      out += c;
-      i++;
-    }
-  };
-
-  const scanNumber = (start: number): [JsonValue, number] => {
-    let i = start;
-    if (cps[i] === '-') i++;
-    if (cps[i] === '0') i++;
-    else if (isDigit(cps[i]) && cps[i] !== '0') while (isDigit(cps[i])) i++;
-    else throw new ExpectingValue(start);
-    let float = false;
-    if (cps[i] === '.' && isDigit(cps[i + 1])) {
-      float = true;
-      i += 2;
-      while (isDigit(cps[i])) i++;
-    }
-    if (cps[i] === 'e' || cps[i] === 'E') {
-      let j = i + 1;
-      if (cps[j] === '-' || cps[j] === '+') j++;
-      if (isDigit(cps[j])) {
-        while (isDigit(cps[j])) j++;
-        float = true;
-        i = j;
-      }
-    }
-    const t = cps.slice(start, i).join('');
-    return [new JsonNumber(t, float ? parseFloat(t) : Number(t)), i];
-  };
-
-  const scanOnce = (i: number): [JsonValue, number] => {
-    if (i >= n) throw new ExpectingValue(i);
-    const c = cps[i];
-    if (c === '"') return scanString(i + 1);
-    if (c === '{') {
-      const out = new Map<string, JsonValue>();
-      i = ws(i + 1);
-      if (cps[i] === '}') return [out, i + 1];
-      for (;;) {
-        if (cps[i] !== '"') fail('Expecting property name enclosed in double quotes', i);
-        const [key, afterKey] = scanString(i + 1);
-        i = ws(afterKey);
-        if (cps[i] !== ':') fail("Expecting ':' delimiter", i);
-        const [value, afterValue] = scanOnce(ws(i + 1));
-        out.set(key, value);
-        i = ws(afterValue);
-        if (cps[i] === '}') return [out, i + 1];
-        if (cps[i] !== ',') fail("Expecting ',' delimiter", i);
-        i = ws(i + 1);
-      }
-    }
-    if (c === '[') {
-      const out: JsonValue[] = [];
-      i = ws(i + 1);
-      if (cps[i] === ']') return [out, i + 1];
-      for (;;) {
-        const [value, afterValue] = scanOnce(i);
-        out.push(value);
-        i = ws(afterValue);
-        if (cps[i] === ']') return [out, i + 1];
-        if (cps[i] !== ',') fail("Expecting ',' delimiter", i);
-        i = ws(i + 1);
-      }
-    }
-    if (c === 'n' && word(i, 'null')) return [null, i + 4];
-    if (c === 't' && word(i, 'true')) return [true, i + 4];
-    if (c === 'f' && word(i, 'false')) return [false, i + 5];
-    // NaN keeps a float's text (json.dumps writes NaN); ±Infinity a float text beyond double range
-    if (c === 'N' && word(i, 'NaN')) return [new JsonNumber('nan.0', NaN), i + 3];
-    if (c === 'I' && word(i, 'Infinity')) return [new JsonNumber('1e999', Infinity), i + 8];
-    if (c === '-' && word(i, '-Infinity')) return [new JsonNumber('-1e999', -Infinity), i + 9];
-    return scanNumber(i);
-  };
-
-  if (cps[0] === '\ufeff') fail('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
-  let value: JsonValue;
-  let end: number;
-  try {
-    [value, end] = scanOnce(ws(0));
-  } catch (e) {
-    if (e instanceof ExpectingValue) return fail('Expecting value', e.position);
-    throw e;
+/** The JSON value of what json.loads made (str keys, list, dict, int, float, str, bool, None only). */
+function jsonValueOf(v: PyValue): JsonValue {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
+  switch (v.t) {
+    case 'int':
+      return new JsonNumber(v.v.toString(), Number(v.v));
+    case 'float':
+      // NaN keeps a float's text (json.dumps writes NaN); ±inf a float text beyond double range
+      if (Number.isNaN(v.v)) return new JsonNumber('nan.0', NaN);
+      if (!Number.isFinite(v.v)) return new JsonNumber(v.v > 0 ? '1e999' : '-1e999', v.v);
+      return new JsonNumber(formatPythonFloat(v.v), v.v);
+    case 'list':
+      return v.items.map(jsonValueOf);
+    case 'dict':
+      return new Map([...v.entries()].map(([k, x]) => [k as string, jsonValueOf(x)]));
+    default:
+      throw new TypeError(`json.loads does not make a ${v.t}`);
   }
-  end = ws(end);
-  if (end !== n) fail('Extra data', end);
-  return value;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -740,7 +591,7 @@ function mlxProcessMessages(items: readonly JsonValue[], pointers: readonly stri
         return f();
       } catch (e) {
         if (typeof e === 'string') throw refused('mlx-lm', pointer, e);
-        if (e instanceof PyJsonDecodeError) throw refused('mlx-lm', pointer, pyError('JSONDecodeError', e.message));
+        if (e instanceof PythonException) throw refused('mlx-lm', pointer, pyError(e.type, e.detail));
         throw e;
       }
     };

@@ -35,8 +35,8 @@ import { randomUUID } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.js';
 import { readTools } from '../input/read.js';
 import type { ToolDefinition } from '../input/types.js';
-import { formatPythonFloat, quoteJsonStringAscii } from '../ir/json.js';
 import type { HarmonyOpenMessage, HarmonyParseError, HarmonyParseResult, HarmonyStopToken, ParsedHarmonyMessage } from './types.js';
+import { PythonException, PythonJsonDecodeError, pythonJsonDumps, pythonJsonLoads } from '../emit/python/json-loads.js';
 
 // ---------------------------------------------------------------------------------------
 // Types
@@ -183,6 +183,9 @@ export type PythonJsonRoundTrip =
   /** `json.loads` raised something else (RecursionError, ValueError on a huge integer): the exception escapes and vLLM fails the request. */
   | { readonly kind: 'raises'; readonly message: string };
 
+// CPython's default recursion limit: vLLM's json.loads raises RecursionError about there (the exact depth depends on the caller's stack).
+const JSON_MAX_DEPTH = 1000;
+
 /**
  * `json.dumps(json.loads(text))` as CPython computes it: `", "` / `": "` separators, non-ASCII
  * escaped `\uXXXX` (ensure_ascii), key order kept (a duplicate key keeps its first position and
@@ -191,10 +194,10 @@ export type PythonJsonRoundTrip =
  */
 export function pythonJsonRoundTrip(text: string): PythonJsonRoundTrip {
   try {
-    return { kind: 'ok', text: dumpsPy(loadsPy(text)) };
+    return { kind: 'ok', text: pythonJsonDumps(pythonJsonLoads(text, undefined, { maxDepth: JSON_MAX_DEPTH }), { ensureAscii: true }) };
   } catch (e) {
-    if (e instanceof PyDecodeError) return { kind: 'invalid', message: e.message, offset: e.offset };
-    if (e instanceof PyRaise) return { kind: 'raises', message: e.message };
+    if (e instanceof PythonJsonDecodeError) return { kind: 'invalid', message: e.reason, offset: e.offset };
+    if (e instanceof PythonException) return { kind: 'raises', message: e.message };
     throw e;
   }
 }
@@ -692,184 +695,4 @@ export function accumulateChunks(chunks: readonly ChatCompletionStreamItem[]): {
     if (c.finish_reason !== null) finish = c.finish_reason;
   }
   return { content, reasoning, tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })), finish_reason: finish };
-}
-
-// ---------------------------------------------------------------------------------------
-// Python's json.loads / json.dumps (CPython's C scanner and encoder)
-
-/** json.loads raised JSONDecodeError (caught by vLLM). */
-class PyDecodeError extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
-    super(message);
-  }
-}
-/** json.loads raised another exception (not caught by vLLM: the request fails). */
-class PyRaise extends Error {}
-
-/** A Python value: None, bool, str, int (text), float, list, dict (insertion order). */
-type PyValue = null | boolean | string | { readonly int: string } | { readonly float: number } | PyValue[] | Map<string, PyValue>;
-
-// CPython's default recursion limit: the C scanner raises RecursionError near it (the exact depth depends on the caller's stack).
-const PY_MAX_DEPTH = 1000;
-// sys.get_int_max_str_digits() default (Python 3.11+): int() of a longer digit string raises ValueError.
-const PY_INT_MAX_DIGITS = 4300;
-
-const NUMBER = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-// the scanner's constants: null/true/false and parse_constant's NaN, Infinity, -Infinity
-const LITERALS: readonly [string, PyValue][] = [['null', null], ['true', true], ['false', false], ['NaN', { float: NaN }], ['Infinity', { float: Infinity }], ['-Infinity', { float: -Infinity }]];
-
-/** CPython `json.loads(s)` for a str: whitespace ` \t\n\r`, NaN/Infinity, lone surrogate escapes, duplicate keys (last value, first position). */
-function loadsPy(s: string): PyValue {
-  if (s.charCodeAt(0) === 0xfeff) throw new PyDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
-  let i = 0;
-  const n = s.length;
-  const ws = () => {
-    while (i < n) {
-      const c = s.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-      else break;
-    }
-  };
-  const value = (depth: number): PyValue => {
-    if (depth > PY_MAX_DEPTH) throw new PyRaise('RecursionError: maximum recursion depth exceeded while decoding a JSON document');
-    if (i >= n) throw new PyDecodeError('Expecting value', i);
-    const c = s[i];
-    if (c === '"') return str();
-    if (c === '{') return obj(depth);
-    if (c === '[') return arr(depth);
-    for (const [word, v] of LITERALS) {
-      if (s.startsWith(word, i)) {
-        i += word.length;
-        return v;
-      }
-    }
-    return num();
-  };
-  const num = (): PyValue => {
-    // CPython's _match_number: an optional fraction and exponent, each backtracked when incomplete
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(s);
-    if (!m) throw new PyDecodeError('Expecting value', i);
-    i += m[0].length;
-    if (m[2] === undefined && m[3] === undefined) {
-      const digits = m[1].replace('-', '');
-      if (digits.length > PY_INT_MAX_DIGITS) throw new PyRaise(`ValueError: Exceeds the limit (${PY_INT_MAX_DIGITS} digits) for integer string conversion: value has ${digits.length} digits`);
-      return { int: m[1] };
-    }
-    // float(): out-of-range values become ±inf, as CPython's float parsing does
-    return { float: Number(m[0]) };
-  };
-  const str = (): string => {
-    const start = i;
-    i++;
-    let out = '';
-    let run = i;
-    for (;;) {
-      if (i >= n) throw new PyDecodeError('Unterminated string starting at', start);
-      const c = s.charCodeAt(i);
-      if (c === 34) {
-        out += s.slice(run, i);
-        i++;
-        return out;
-      }
-      if (c < 0x20) throw new PyDecodeError('Invalid control character at', i);
-      if (c !== 92) {
-        i++;
-        continue;
-      }
-      out += s.slice(run, i);
-      const e = s[i + 1];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          const hex = s.slice(i + 2, i + 6);
-          if (!/^[0-9A-Fa-f]{4}$/.test(hex)) throw new PyDecodeError('Invalid \\uXXXX escape', i + 1);
-          // each \uXXXX is one UTF-16 unit: pairs combine, lone surrogates stay (and print back as written)
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 4;
-          break;
-        }
-        default:
-          throw new PyDecodeError('Invalid \\escape', i);
-      }
-      i += 2;
-      run = i;
-    }
-  };
-  const obj = (depth: number): PyValue => {
-    i++;
-    const m = new Map<string, PyValue>();
-    ws();
-    if (s[i] === '}') {
-      i++;
-      return m;
-    }
-    for (;;) {
-      if (s[i] !== '"') throw new PyDecodeError('Expecting property name enclosed in double quotes', i);
-      const k = str();
-      ws();
-      if (s[i] !== ':') throw new PyDecodeError("Expecting ':' delimiter", i);
-      i++;
-      ws();
-      const v = value(depth + 1);
-      // dict semantics: a repeated key keeps its first position and takes the last value
-      m.set(k, v);
-      ws();
-      if (s[i] === '}') {
-        i++;
-        return m;
-      }
-      if (s[i] !== ',') throw new PyDecodeError("Expecting ',' delimiter", i);
-      i++;
-      ws();
-    }
-  };
-  const arr = (depth: number): PyValue => {
-    i++;
-    const a: PyValue[] = [];
-    ws();
-    if (s[i] === ']') {
-      i++;
-      return a;
-    }
-    for (;;) {
-      a.push(value(depth + 1));
-      ws();
-      if (s[i] === ']') {
-        i++;
-        return a;
-      }
-      if (s[i] !== ',') throw new PyDecodeError("Expecting ',' delimiter", i);
-      i++;
-      ws();
-    }
-  };
-  ws();
-  const v = value(1);
-  ws();
-  if (i !== n) throw new PyDecodeError('Extra data', i);
-  return v;
-}
-
-/** CPython `json.dumps(v)` with defaults: ensure_ascii, `", "`/`": "`, allow_nan. */
-function dumpsPy(v: PyValue): string {
-  if (v === null) return 'null';
-  if (v === true) return 'true';
-  if (v === false) return 'false';
-  if (typeof v === 'string') return quoteJsonStringAscii(v);
-  if (Array.isArray(v)) return `[${v.map(dumpsPy).join(', ')}]`;
-  if (v instanceof Map) return `{${[...v].map(([k, x]) => `${quoteJsonStringAscii(k)}: ${dumpsPy(x)}`).join(', ')}}`;
-  if ('int' in v) return BigInt(v.int).toString();
-  // float.__repr__, and allow_nan's spellings
-  return formatPythonFloat(v.float);
 }

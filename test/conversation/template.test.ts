@@ -619,6 +619,11 @@ describe("pyJsonLoads: Python's json.loads (checked with python3)", () => {
       expect(() => pyJsonLoads(text)).toThrow(message);
     });
   }
+
+  it("raises CPython's other exceptions: a huge integer, deep nesting", () => {
+    expect(() => pyJsonLoads('9'.repeat(4301))).toThrow('ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits');
+    expect(() => pyJsonLoads('['.repeat(1000) + ']'.repeat(1000))).toThrow('RecursionError: maximum recursion depth exceeded while decoding a JSON array');
+  });
 });
 
 // ---------------------------------------------------------------------------------------

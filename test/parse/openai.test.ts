@@ -149,6 +149,14 @@ describe('pythonJsonRoundTrip: json.dumps(json.loads(text)) as CPython', () => {
     expect(pythonJsonRoundTrip('9'.repeat(4301)).kind).toBe('raises');
     expect(pythonJsonRoundTrip('9'.repeat(4300))).toEqual({ kind: 'ok', text: '9'.repeat(4300) });
   });
+
+  it("reports CPython's exception texts and JSONDecodeError's bare message and UTF-16 offset", () => {
+    expect(pythonJsonRoundTrip('['.repeat(1001))).toEqual({ kind: 'raises', message: 'RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string' });
+    expect(pythonJsonRoundTrip('9'.repeat(4301))).toEqual({ kind: 'raises', message: 'ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit' });
+    expect(pythonJsonRoundTrip('"abc\\')).toEqual({ kind: 'invalid', message: 'Unterminated string starting at', offset: 0 });
+    expect(pythonJsonRoundTrip('"\\u1234')).toEqual({ kind: 'invalid', message: 'Invalid \\uXXXX escape', offset: 2 });
+    expect(pythonJsonRoundTrip('["😀", x]')).toEqual({ kind: 'invalid', message: 'Expecting value', offset: 7 });
+  });
 });
 
 describe("vLLM's classification rules", () => {
