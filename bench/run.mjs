@@ -14,7 +14,8 @@
 // - repeated: the same tools rendered again, read once from objects, and from the same JSON text;
 // - CLI: a small render and the 2,000-tool render against bare `node -e 0`, each command spawned;
 // - nothing slower: lint, the inventory (dump), the oracle sets rendered, the vitest oracle suites;
-// - peers: @huggingface/jinja on the official chat template (same bytes); node-llama-cpp is not run.
+// - peers: @huggingface/jinja on the official chat template (same bytes); node-llama-cpp's HarmonyChatWrapper
+//   on the openai-harmony catalog (bench/peers, installed on first use with --ignore-scripts).
 import { alternate, baselineBuild, corpusCatalog, median } from './support.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -234,7 +235,13 @@ section('repeated: the same tools rendered again, in this process (ms)');
   row('renderCatalog(the same text, chat-template) again', undefined, nct);
   const messages = [{ role: 'user', content: 'What is the weather?' }];
   const [bpr, npr] = await alternate([() => old.renderPrompt({ tools: oldRead, messages }), () => now.renderPrompt({ tools: nowRead, messages })], { runs: RUNS });
-  row('renderPrompt({tools: read, chat messages}) again (vLLM profile)', bpr, npr, bpr / npr, '(the server profiles print the tools themselves: not kept)');
+  row('renderPrompt({tools: read, chat messages}) again (vLLM profile)', bpr, npr, bpr / npr, '(the profile keeps the tools\' print)');
+  // the other servers, on the tools every profile renders (the template raises on some corpus tools)
+  const servable = now.readTools(JSON.parse(renderable));
+  for (const server of ['transformers', 'llama.cpp', 'mlx-lm', 'ollama']) {
+    const [ns] = await alternate([() => now.renderPrompt({ tools: servable, messages, server })], many);
+    row(`  the same through ${server} again`, undefined, ns);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -314,7 +321,44 @@ try {
 } catch (e) {
   console.log(`@huggingface/jinja not run: ${e.message}`);
 }
-console.log("node-llama-cpp: not run. Its install downloads prebuilt binaries, which this machine cannot; the ratio to its Harmony renderer is not measured here.");
+{
+  // node-llama-cpp's Harmony renderer (HarmonyChatWrapper), a peer of the bench only: bench/peers/package.json,
+  // installed on first use with --ignore-scripts --omit=optional (its install script and its optional packages
+  // fetch or hold llama.cpp binaries; the chat wrappers are plain JavaScript and need neither)
+  const peers = join(root, 'bench/peers');
+  const entry = join(peers, 'node_modules/node-llama-cpp/dist/index.js');
+  if (!existsSync(entry)) {
+    const r = spawnSync('npm', ['install', '--ignore-scripts', '--omit=optional', '--no-audit', '--no-fund', '--silent'], { cwd: peers, encoding: 'utf8' });
+    if (r.status !== 0) console.log(`node-llama-cpp: not run (npm install in bench/peers failed: ${r.stderr.trim().split('\n').pop()})`);
+  }
+  if (existsSync(entry)) {
+    const { HarmonyChatWrapper } = await import(pathToFileURL(entry).href);
+    const version = JSON.parse(readFileSync(join(peers, 'node_modules/node-llama-cpp/package.json'), 'utf8')).version;
+    // node-llama-cpp takes functions as an object keyed by name: the corpus's repeated names get a suffix, on both sides
+    const seen = new Map();
+    const unique = objects.map((t) => {
+      const k = (seen.get(t.name) ?? 0) + 1;
+      seen.set(t.name, k);
+      return { ...t, name: k === 1 ? t.name : `${t.name}_${k}` };
+    });
+    const functions = Object.fromEntries(unique.map((t) => [t.name, { description: t.description, params: t.parameters }]));
+    const wrapper = new HarmonyChatWrapper();
+    const theirs = (fns) => wrapper.generateAvailableFunctionsSystemText(fns, { documentParams: true }).toString();
+    const [o, t] = await alternate([() => now.renderCatalog(now.readTools(unique)), () => theirs(functions)], { runs: Math.max(15, RUNS) });
+    // the bytes, tool by tool: its catalog of one tool beside ours
+    let same = 0;
+    for (const tool of unique) {
+      try {
+        if (theirs({ [tool.name]: functions[tool.name] }) === now.renderCatalog([tool]).text) same++;
+      } catch {
+        // a tool we refuse is not the same bytes
+      }
+    }
+    const ratio = o / t;
+    console.log(`${pad(`openai-harmony catalog, ${unique.length} tools: ours (cold, from objects) / node-llama-cpp ${version}`, 60)}${ms(o)} ${ms(t)}  ${`${ratio.toFixed(2)}×`.padStart(8)}  ≤ 1.5× node-llama-cpp's time${ratio <= 1.5 ? '  met' : '  NOT MET'}; it prints openai-harmony's bytes for ${same}/${unique.length} tools`);
+    results.push({ what: 'cold render vs node-llama-cpp', ok: ratio <= 1.5 });
+  }
+}
 
 console.log(`\nload average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 const missed = results.filter((r) => !r.ok);

@@ -110,7 +110,8 @@ export async function inventory(input: ToolsInput, options: InventoryOptions = {
       system: system === '' ? 0 : countMessageTokens({ header: 'system', content: system }), // the xml target has none of its own
       developer: parts.developer === undefined ? 0 : developerTokens(developer, host === developer ? chunks : undefined),
       catalog: catalogTokens,
-      ...(parts.prompt !== undefined && isGptOss(options) ? { prompt: countPromptTokens(parts.prompt) } : {}),
+      // the text counted above (the developer message, or the catalog) is not counted again where the prompt holds it whole
+      ...(parts.prompt !== undefined && isGptOss(options) ? { prompt: countPromptTokens(parts.prompt, new Map([[host, sumIn(chunks, 0, host.length)]])) } : {}),
     },
     system,
     developer,

@@ -107,12 +107,16 @@ export function encodePrompt(prompt: string): number[] {
   return ids;
 }
 
-/** Number of tokens of a whole Harmony prompt ({@link encodePrompt}). */
-export function countPromptTokens(prompt: string): number {
+/**
+ * Number of tokens of a whole Harmony prompt ({@link encodePrompt}). `known` gives the count of
+ * texts counted already (a message's content, say): a text between two envelope tokens that is
+ * one of them is not counted again.
+ */
+export function countPromptTokens(prompt: string, known?: ReadonlyMap<string, number>): number {
   let n = 0;
   for (const part of prompt.split(PROMPT_SPECIALS)) {
     if (part === '') continue;
-    n += HARMONY_SPECIAL_TOKENS[part] !== undefined ? 1 : countTextTokens(part);
+    n += HARMONY_SPECIAL_TOKENS[part] !== undefined ? 1 : (known?.get(part) ?? countTextTokens(part));
   }
   return n;
 }

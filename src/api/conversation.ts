@@ -2,7 +2,7 @@
 import { CompileError, type Diagnostic } from '../diagnostics.js';
 import { defaultServer, flavorOfServer, readConversation, renderServerPrompt, SERVERS, type ConversationInput, type MessageFormat, type ServerFlavor, type ServerName, type ServerPrompt } from '../conversation/index.js';
 import { fromJs, isJsonObject, JsValueError, type JsonValue } from '../ir/json.js';
-import type { CompiledTools } from './compile.js';
+import { cachedPrint, type CompiledTools } from './compile.js';
 
 /** Options that say how a conversation is read and whose mapping renders it. */
 export interface ServerOptions {
@@ -106,7 +106,8 @@ export function renderThroughServer(server: ServerName, tools: CompiledTools, to
   const builtinTools = [...(options.browser ? (['browser'] as const) : []), ...(options.python ? (['python'] as const) : [])];
   return renderServerPrompt(server, {
     conversation: withInstructions(conversation, options.instructions),
-    tools,
+    // the profile prints the tools' part of the prompt once per compiled set: the print cache keeps it
+    tools: { definitions: tools.definitions, tools: tools.tools, keep: (key, make) => cachedPrint(tools, `server ${key}`, {}, [], make) },
     toolsGiven,
     ...(options.effort !== undefined ? { effort: asJson(options.effort, '/reasoning_effort') } : {}),
     date: options.date ?? today(),

@@ -26,7 +26,7 @@ import { isGoInt } from '../emit/ollama/decode.js';
 import { goField, goKind, goLenientJsonText, goMarshal, goString } from '../emit/ollama/gojson.js';
 import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { HarmonyMessage } from '../messages/envelope.js';
-import type { ServerPrompt, ServerRequest } from './types.js';
+import { keptPrint, type ServerPrompt, type ServerRequest } from './types.js';
 
 /** A JSON value and where it stands. */
 interface At<T = JsonValue> {
@@ -568,7 +568,7 @@ export function renderOllama(request: ServerRequest): ServerPrompt {
   if (conv.format !== 'chat') throw refused('', `Ollama reads Chat Completions messages; convert ${conv.format} messages first`);
 
   // decoding: tools (api.Tool), messages (openai.Message), reasoning_effort
-  const catalog = ollamaCatalog(request.tools.tools, request.tools.definitions);
+  const catalog = keptPrint(request.tools, 'ollama catalog', () => ollamaCatalog(request.tools.tools, request.tools.definitions));
   const toolRefusals = catalog.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, code: 'conversation/refused' }));
   const requestMessages = conv.items.map((item, i) => decodeMessage(item, conv.pointers[i] ?? `/messages/${i}`, out));
   const effort = reasoningLevel(request.effort, out);

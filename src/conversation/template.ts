@@ -24,7 +24,7 @@ import type { ToolDefinition } from '../input/types.js';
 import { escapePointerToken, formatPythonFloat, isJsonArray, isJsonObject, JsonNumber, JsonSyntaxError, parseJson, stringifyCompactRust, type JsonObject, type JsonValue } from '../ir/json.js';
 import { renderChatTemplateConversation, type ChatTemplateNote } from '../messages/chat-template.js';
 import { PythonException, pythonJsonLoads, type PyValue } from '../emit/python/json-loads.js';
-import type { ServerPrompt, ServerRequest } from './types.js';
+import { keptPrint, type ServerPrompt, type ServerRequest } from './types.js';
 
 /** The servers that render the official chat template. */
 export type TemplateServer = 'transformers' | 'llama.cpp' | 'mlx-lm';
@@ -709,6 +709,8 @@ export function renderTemplateServer(server: TemplateServer, request: ServerRequ
     addGenerationPrompt: true,
     ...(prepared.checkContentChannelTags !== undefined ? { checkContentChannelTags: prepared.checkContentChannelTags } : {}),
     ...(prepared.fieldAliases !== undefined ? { fieldAliases: prepared.fieldAliases } : {}),
+    // llama.cpp hands the template the tools as it re-parsed them; transformers and mlx-lm as given
+    keepNamespace: (make) => keptPrint(request.tools, server === 'llama.cpp' ? 'chat-template namespace llama.cpp' : 'chat-template namespace', make),
   });
   if (server === 'mlx-lm') mlxAfterRender(conversation.items, pointers);
   const diagnostics = inMessageOrder(

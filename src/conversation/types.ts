@@ -32,6 +32,18 @@ export interface ConversationInput {
 export interface CompiledToolSet {
   readonly definitions: readonly ToolDefinition[];
   readonly tools: readonly IrTool[];
+  /**
+   * Where a profile may keep what it prints of these tools alone (its catalog): `make` runs once
+   * per key and the same result comes back after. The API layer passes its print cache here, so
+   * a server rendering the same tools on every request prints them once; without it, `make` runs.
+   * A key names the printer and everything else its result depends on.
+   */
+  readonly keep?: <T extends object>(key: string, make: () => T) => T;
+}
+
+/** What a profile prints of the tools alone, kept on them when they have room (CompiledToolSet.keep). */
+export function keptPrint<T extends object>(tools: CompiledToolSet, key: string, make: () => T): T {
+  return tools.keep !== undefined ? tools.keep(key, make) : make();
 }
 
 /** Everything a server profile reads to build a prompt. */

@@ -25,7 +25,7 @@ import type { HarmonyMessage } from '../messages/envelope.js';
 import type { ReasoningEffort } from '../messages/options.js';
 import { renderHarmonySystemContent } from '../messages/system.js';
 import { toChatMessages } from './read.js';
-import type { ConversationInput, ServerPrompt, ServerRequest } from './types.js';
+import { keptPrint, type ConversationInput, type ServerPrompt, type ServerRequest } from './types.js';
 
 // ---------------------------------------------------------------------------------------
 // Diagnostics
@@ -639,7 +639,7 @@ export function renderVllm(request: ServerRequest): ServerPrompt {
 
   // the preamble: build_harmony_preamble
   const functionTools = request.tools.tools;
-  const catalog = functionTools.length ? emitHarmonyToolsSection([{ name: 'functions', tools: functionTools }]) : undefined;
+  const catalog = functionTools.length ? keptPrint(request.tools, 'openai-harmony functions', () => ({ text: emitHarmonyToolsSection([{ name: 'functions', tools: functionTools }]) })).text : undefined;
   const namespaces: HarmonyNamespace[] = [];
   if (format === 'responses') {
     if (builtins.includes('browser')) namespaces.push({ name: 'browser', description: BROWSER_DESCRIPTION, tools: browserTools().map((t) => lowerTool(t).tool) });

@@ -14,6 +14,7 @@ import {
   fromJs,
   isJsonArray,
   isJsonObject,
+  isWellFormed,
   JsonNumber,
   JsonSyntaxError,
   JsValueError,
@@ -437,10 +438,6 @@ function convertCollect(v: unknown, p: string, problems: ValueProblem[], ancesto
   }
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
-/** True when a string has no lone surrogate. */
-const isWellFormed: (s: string) => boolean = nativeWellFormed ? (s) => nativeWellFormed.call(s) : (s) => !LONE_SURROGATE.test(s);
 
 /**
  * Report numbers JSON cannot hold (a bigint beyond the double range) and strings that are not

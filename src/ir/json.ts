@@ -34,6 +34,11 @@ export type JsonArray = readonly JsonValue[];
 /** Any JSON value, lossless. */
 export type JsonValue = null | boolean | string | JsonNumber | JsonArray | JsonObject;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+/** True when a string has no lone surrogate (so it can be written as UTF-8). */
+export const isWellFormed: (s: string) => boolean = nativeWellFormed ? (s) => nativeWellFormed.call(s) : (s) => !LONE_SURROGATE.test(s);
+
 /** True when the value is a JSON object. */
 export function isJsonObject(v: unknown): v is JsonObject {
   return v instanceof Map;

@@ -15,7 +15,7 @@ import { firstLoneSurrogate, JinjaError, pyConcatOperand, surrogateError, undefi
 import { pyContains } from '../emit/python/jinja.js';
 import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { plainType, pyStr, pyTruthy, pyType } from '../emit/python/values.js';
-import { fromJs, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
+import { fromJs, isJsonArray, isJsonObject, isWellFormed, type JsonObject, type JsonValue } from '../ir/json.js';
 
 export type { ChatTemplateText, ChatTemplateTool } from '../emit/chat-template/catalog.js';
 
@@ -222,6 +222,8 @@ export interface ChatTemplateConversationRequest {
   readonly checkContentChannelTags?: boolean;
   /** Message fields the template reads under another name than the caller wrote (llama.cpp: `thinking` ← `reasoning_content`): pointers name the caller's field. */
   readonly fieldAliases?: Readonly<Record<string, string>>;
+  /** Where the tools namespace, printed once, may be kept and found again (a server's print cache): `make` prints it. */
+  readonly keepNamespace?: (make: () => ChatTemplateText) => ChatTemplateText;
 }
 
 /** What the template did with a message field that the model does not see as written (server profiles turn these into warnings). */
@@ -274,6 +276,7 @@ interface Span {
 
 /** The UTF-16 index of the first lone surrogate of a string, or -1. */
 function loneSurrogateIndex(s: string): number {
+  if (isWellFormed(s)) return -1;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
@@ -352,7 +355,8 @@ export function renderChatTemplateConversation(request: ChatTemplateConversation
       dev += `${printed}\n\n`;
     }
     if (tools.length > 0) {
-      const ns = emitChatTemplateNamespace(tools);
+      const print = () => emitChatTemplateNamespace(tools);
+      const ns = request.keepNamespace !== undefined ? request.keepNamespace(print) : print();
       diagnostics.push(...ns.diagnostics);
       catalog = `# Tools\n\n${ns.text}`;
       spans.push({ start: text.length + dev.length, end: text.length + dev.length + catalog.length, source: 'catalog' });

@@ -28,7 +28,9 @@ export function renderConversation(messages: readonly HarmonyMessage[], options:
   const list = options.dropAnalysis === false ? [...messages] : dropAnalysis(messages);
   let lastFinal = -1;
   if (options.training) list.forEach((m, i) => m.role === 'assistant' && m.channel === 'final' && (lastFinal = i));
-  let out = list.map((m, i) => renderEnvelope(m, i === lastFinal)).join('');
+  // concatenated, not joined: a long message (the tools) is not copied into a new flat string on every render
+  let out = '';
+  for (let i = 0; i < list.length; i++) out += renderEnvelope(list[i], i === lastFinal);
   const role = options.completion === true ? 'assistant' : options.completion;
   if (role) out += `<|start|>${role}`;
   return out;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPart } from '../../src/index.js';
 import { inventory } from '../../src/inventory.js';
-import { countMessageTokens, countTextTokens } from '../../src/tokens.js';
+import { countMessageTokens, countPromptTokens, countTextTokens } from '../../src/tokens.js';
 import { ROOT } from '../support/shared.js';
 import { runCli } from '../support/cli.js';
 
@@ -37,6 +37,12 @@ describe('harmony-catalog dump', () => {
     const inv = await inventory(weatherText);
     expect(inv.totals.developer).toBe(countMessageTokens({ header: 'developer', content: dev }));
     expect(inv.totals.system).toBe(countMessageTokens({ header: 'system', content: sys }));
+    // the whole prompt's count takes the developer message's count from above: it equals a count of its own
+    expect(inv.totals.prompt).toBe(countPromptTokens(inv.prompt!));
+    const withMessages = await inventory(weatherText, { instructions: 'Be brief.', messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    expect(withMessages.prompt).toContain('Weather in Paris?');
+    expect(withMessages.totals.prompt).toBe(countPromptTokens(withMessages.prompt!));
+    expect(withMessages.totals.prompt).toBeGreaterThan(inv.totals.prompt! + 3);
     // shares add up: every token of the catalog is a tool's or the catalog's own
     const catalog = renderPart(weatherText, { part: 'catalog' }).text;
     expect(inv.totals.catalog).toBe(countTextTokens(catalog));

@@ -14,7 +14,10 @@ import { asRead, compileTools, readTools, setCaching } from '../../src/api/compi
 import { renderCatalog, renderDeveloperMessage, renderPrompt, type CatalogOptions, type PromptOptions } from '../../src/api/render.js';
 import { isCompileError } from '../../src/diagnostics.js';
 import { JsonNumber, type JsonValue } from '../../src/ir/json.js';
-import { HAVE_SHARED, readOracleCases, sharedPath, type OracleCase } from '../support/shared.js';
+import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedPath, type OracleCase } from '../support/shared.js';
+import { renderServerPrompt } from '../../src/conversation/index.js';
+import { SERVERS, type ServerRequest } from '../../src/conversation/types.js';
+import { fromJs } from '../../src/ir/json.js';
 
 afterEach(() => setCaching(true));
 
@@ -137,6 +140,52 @@ const VARIANTS: readonly PromptOptions[] = [
   { flavor: 'ollama', instructions: 'Be brief.' },
 ];
 
+if (HAVE_SHARED) describe('cached conversations are the uncached bytes, through every server', () => {
+  it('each conversation oracle row with tools, through each server: uncached, then twice from text and twice from one read result', () => {
+    interface Row { id: string; messages: unknown[]; tools?: unknown[]; options?: { date?: string; reasoning_effort?: string; tool_choice?: unknown } }
+    const rows = readJsonlPlain<Row>(sharedPath('oracles/conversations/inputs.jsonl')).filter((r) => Array.isArray(r.tools) && r.tools.length > 0);
+    let renders = 0;
+    let prompts = 0;
+    for (const row of rows) {
+      const text = JSON.stringify(row.tools);
+      const o = row.options ?? {};
+      for (const server of SERVERS) {
+        const call = (tools: unknown) =>
+          outcome(() =>
+            renderPrompt({
+              tools,
+              messages: row.messages as PromptOptions['messages'],
+              server,
+              date: o.date ?? '2025-08-05',
+              ...(o.reasoning_effort !== undefined ? { effort: o.reasoning_effort as PromptOptions['effort'] } : {}),
+              ...(o.tool_choice !== undefined ? { toolChoice: o.tool_choice } : {}),
+            }),
+          );
+        setCaching(false);
+        const uncached = call(text);
+        setCaching(true);
+        const label = `${row.id} ${server}`;
+        expect(call(text), `${label} (text, first)`).toEqual(uncached);
+        expect(call(text), `${label} (text, again)`).toEqual(uncached);
+        let read: unknown;
+        try {
+          read = readTools(text);
+        } catch {
+          read = undefined;
+        }
+        if (read !== undefined) {
+          expect(call(read), `${label} (read result, first)`).toEqual(uncached);
+          expect(call(read), `${label} (read result, again)`).toEqual(uncached);
+        }
+        renders += 5;
+        if ((uncached as { text?: string }).text !== undefined) prompts++;
+      }
+    }
+    console.log(`cache conversations: ${rows.length} rows with tools × ${SERVERS.length} servers, ${renders} renders (${prompts} uncached prompts, the rest refusals), cached = uncached`);
+    expect(prompts).toBeGreaterThan(rows.length * 2);
+  });
+});
+
 describe('the cache key: every option that changes bytes', () => {
   it('each option set, rendered on one compiled set in an order that mixes misses and hits, gives the uncached outcome', () => {
     setCaching(false);
@@ -186,6 +235,37 @@ describe('what is kept, and for how long', () => {
     expect(Object.isFrozen(renderCatalog(read))).toBe(true);
     expect(Object.isFrozen(renderCatalog(read).diagnostics)).toBe(true);
     expect(Object.isFrozen(read.tools[0])).toBe(true);
+  });
+
+  it('a server profile prints the tools once per compiled set: a later prompt takes the kept catalog', () => {
+    const c = compileTools(TOOLS);
+    for (const server of SERVERS) {
+      const made: string[] = [];
+      const kept = new Map<string, object>();
+      const keep = <T extends object>(key: string, make: () => T): T => {
+        if (!kept.has(key)) {
+          made.push(key);
+          kept.set(key, make());
+        }
+        return kept.get(key) as T;
+      };
+      const request: ServerRequest = {
+        conversation: { format: 'chat', items: [fromJs({ role: 'user', content: 'Weather in Paris?' })], pointers: ['/messages/0'] },
+        tools: { definitions: c.definitions, tools: c.tools, keep },
+        toolsGiven: 'some',
+        date: '2025-08-05',
+      };
+      const first = renderServerPrompt(server, request).text;
+      expect(first, server).toContain('get_weather');
+      expect(renderServerPrompt(server, request).text, server).toBe(first);
+      expect(made, server).toHaveLength(1);
+      // what is kept is what the prompt prints
+      const [key, value] = [...kept][0];
+      kept.set(key, { ...value, text: '<<the kept catalog>>' });
+      expect(renderServerPrompt(server, request).text, server).toContain('<<the kept catalog>>');
+      // with nowhere to keep it, each prompt prints the tools itself
+      expect(renderServerPrompt(server, { ...request, tools: { definitions: c.definitions, tools: c.tools } }).text, server).toBe(first);
+    }
   });
 
   it('what compileTools returned is tools input too: its read result, compiled once', () => {

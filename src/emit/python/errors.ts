@@ -4,7 +4,7 @@
  * RecursionError, the UnicodeEncodeError of a lone surrogate), and a template failure: the error
  * with where in the input it happened (a JSON Pointer) and why, in plain words.
  */
-import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../../ir/json.js';
+import { escapePointerToken, isJsonArray, isJsonObject, isWellFormed, type JsonValue } from '../../ir/json.js';
 import { pyType } from './values.js';
 
 /** A Jinja2 or Python error, as `render.py` prints it: `{type}: {message}`. */
@@ -98,12 +98,10 @@ export function pyAddString(left: JsonValue, right: string): string {
 }
 
 // with the u flag a surrogate pair is one code point, so only a lone surrogate is `Cs`
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /** The first lone surrogate in a string: its code point and its position in code points (as Python counts). */
 export function firstLoneSurrogate(s: string): { codePoint: number; position: number } | undefined {
-  // a regex scan first: walking a large prompt by code point is slower, and almost no text holds one
-  if (!LONE_SURROGATE.test(s)) return undefined;
+  // a native check first: walking a large prompt by code point is slower, and almost no text holds one
+  if (isWellFormed(s)) return undefined;
   let position = 0;
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;
