@@ -17,7 +17,8 @@
  *
  *   node scripts/bundle.mjs [--no-minify]   (names kept: for reading a profile)
  */
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -26,6 +27,41 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const OUT = join(DIST, 'bin');
 const ENTRY = join(OUT, 'harmony-catalog.js');
+const SCRIPT = join(OUT, 'harmony-catalog.cjs');
+// the script is run as a function of these (CommonJS's five, and the importer): the launcher and the
+// warm-up wrap it the same way, or V8 would not take the cache (it is keyed by the source text)
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname, __hc_import) {';
+const WRAP_TAIL = '\n})';
+/** The warm-up (run in a child node): the script compiled as the launcher compiles it, main run on the examples, the cache written. */
+const WARM_UP = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+const file = process.env.HC_SCRIPT;
+const [head, tail] = JSON.parse(process.env.HC_WRAP);
+const script = new Script(head + readFileSync(file, 'utf8') + tail, { filename: file });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (s) => import(s.startsWith('.') ? new URL(s, pathToFileURL(file)).href : s));
+const io = { stdout: () => {}, stderr: () => {}, stdin: async () => '', isTTY: false, env: {} };
+const runs = [
+  ['render', 'examples/weather.json', '--date', '2025-06-28'],
+  ['render', 'examples/weather.json', '--part', 'catalog'],
+  ['render', 'examples/weather.json', '--flavor', 'chat-template', '--part', 'developer'],
+  ['render', 'examples/weather.json', '--flavor', 'ollama', '--date', '2025-06-28'],
+  ['render', 'examples/weather.json', '--target', 'xml', '--dialect', 'qwen'],
+  ['render', 'examples/weather.json', '--target', 'jsdoc'],
+  ['render', 'examples/agent-loop.json', '--date', '2025-08-05'],
+  ['render', 'examples/agent-loop.json', '--date', '2025-08-05', '--server', 'llama.cpp'],
+  ['render', 'examples/agent-loop.json', '--date', '2025-08-05', '--server', 'ollama'],
+];
+for (const argv of runs) {
+  const code = await module.exports.main(argv, io);
+  if (code !== 0) throw new Error(argv.join(' ') + ': exit ' + code);
+}
+writeFileSync(file + '.cache', script.createCachedData());
+`;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 /** Packages loaded only by the commands (or options) that use them: never in the bundle. */
@@ -65,13 +101,19 @@ await build({
   splitting: true,
 });
 
-// 2. the render file: the command line and render, with the modules above imported from their chunks when used
+// 2. the render file: the command line and render, with the modules above imported from their chunks when used.
+//    It is a classic script (CommonJS), not a module: node 20 keeps no compile cache for modules, and
+//    a script can be compiled from V8's code cache (step 4). Its dynamic imports (the chunks, the
+//    optional packages) go through `__hc_import`, which the launcher gives it: a script's own
+//    `import()` needs a flag or an experimental loader in node 20.
 const result = await build({
   ...common,
-  stdin: entry,
-  outfile: ENTRY,
-  define: { __HARMONY_CATALOG_VERSION__: JSON.stringify(pkg.version) },
-  banner: { js: '#!/usr/bin/env node' },
+  format: 'cjs',
+  stdin: { ...entry, contents: "import './cli/render.js';\nexport { main } from './cli/main.js';\n" },
+  outfile: SCRIPT,
+  write: false,
+  define: { __HARMONY_CATALOG_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__hc_import_meta_url' },
+  banner: { js: "var __hc_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   metafile: true,
   plugins: [
     {
@@ -87,10 +129,64 @@ const result = await build({
 });
 
 // nothing optional at start-up: the render file's static imports are node's own modules and nothing else
-const startup = Object.values(result.metafile.outputs)[0].imports.filter((i) => i.kind === 'import-statement');
+const outputMeta = Object.values(result.metafile.outputs)[0];
+const startup = outputMeta.imports.filter((i) => i.kind === 'require-call' || i.kind === 'import-statement');
 const eager = startup.filter((i) => !i.path.startsWith('node:'));
 if (eager.length) {
-  console.error(`bundle: ${relative(ROOT, ENTRY)} would load ${eager.map((i) => i.path).join(', ')} at start-up; load it on use (a dynamic import) or bundle it apart`);
+  console.error(`bundle: ${relative(ROOT, SCRIPT)} would load ${eager.map((i) => i.path).join(', ')} at start-up; load it on use (a dynamic import) or bundle it apart`);
   process.exit(1);
 }
+// every dynamic import becomes a call of the launcher's importer; the build stops when the count of
+// `import(` in the text is not the count esbuild reports (one would be in a string, say)
+const dynamic = outputMeta.imports.filter((i) => i.kind === 'dynamic-import').length;
+const text = result.outputFiles[0].text;
+const calls = text.match(/(?<![\w$.])import\(/g) ?? [];
+if (calls.length !== dynamic) {
+  console.error(`bundle: ${relative(ROOT, SCRIPT)} spells import( ${calls.length} times for ${dynamic} dynamic imports; cannot route them through the launcher`);
+  process.exit(1);
+}
+mkdirSync(OUT, { recursive: true });
+writeFileSync(SCRIPT, text.replace(/(?<![\w$.])import\(/g, '__hc_import('));
+
+// 3. the launcher (what `bin` names): compiles the script with V8's code cache when it has one that
+//    fits (same script, same node), runs it, and calls main
+writeFileSync(
+  ENTRY,
+  `#!/usr/bin/env node
+// harmony-catalog's command line: the bundle (harmony-catalog.cjs) compiled from V8's code cache
+// (harmony-catalog.cjs.cache, made by the build) when this node accepts it, else from its text.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+const file = fileURLToPath(new URL('./harmony-catalog.cjs', import.meta.url));
+let cachedData;
+try {
+  cachedData = readFileSync(file + '.cache');
+} catch {
+  // no cache: compiled from the text
+}
+const script = new Script(${JSON.stringify(WRAP_HEAD)} + readFileSync(file, 'utf8') + ${JSON.stringify(WRAP_TAIL)}, { filename: file, cachedData });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)), (specifier) => import(specifier));
+module.exports.main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(\`harmony-catalog: internal error: \${e?.message ?? String(e)}\\nPlease report this with the input that caused it.\\n\`);
+    process.exitCode = 70;
+  },
+);
+`,
+);
 chmodSync(ENTRY, 0o755);
+
+// 4. the code cache: the script compiled and run on the examples in a child node (the node that will
+//    run it), then V8's cache of it, with every function those renders compiled, written beside it
+const warm = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, HC_SCRIPT: SCRIPT, HC_WRAP: JSON.stringify([WRAP_HEAD, WRAP_TAIL]) } });
+if (warm.status !== 0) {
+  console.error(`bundle: the code cache was not made: ${warm.stderr}`);
+  process.exit(1);
+}
+

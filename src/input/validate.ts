@@ -298,7 +298,7 @@ function viewFor(v: JsonValue, schema: TSchema | undefined): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of v) {
       const sub = Object.prototype.hasOwnProperty.call(props, k) ? props[k] : undefined;
-      Object.defineProperty(out, k, { value: viewFor(x, sub), enumerable: true, writable: true, configurable: true });
+      setOwn(out, k, viewFor(x, sub));
     }
     return out;
   }
@@ -316,6 +316,12 @@ export function plainView(v: JsonValue, depth: number): unknown {
   if (isJsonArray(v)) return depth <= 0 ? [] : v.map((x) => plainView(x, depth - 1));
   const out: Record<string, unknown> = {};
   if (depth <= 0) return out;
-  for (const [k, x] of v) Object.defineProperty(out, k, { value: plainView(x, depth - 1), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of v) setOwn(out, k, plainView(x, depth - 1));
   return out;
+}
+
+/** An own data property, `__proto__` too (an assignment would call the prototype setter there). */
+function setOwn(o: Record<string, unknown>, k: string, value: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
+  else o[k] = value;
 }

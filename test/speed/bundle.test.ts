@@ -1,11 +1,13 @@
 /**
- * The bundled CLI (dist/bin/harmony-catalog.js, what `bin` names; scripts/bundle.mjs): a render
- * loads that one file and nothing from node_modules; every command prints what the tsc build
+ * The bundled CLI (scripts/bundle.mjs): dist/bin/harmony-catalog.js, what `bin` names, a launcher
+ * that compiles one script (harmony-catalog.cjs) from V8's code cache made by the build. A render
+ * loads that script and nothing from node_modules, and V8 takes the cache; every command prints what the tsc build
  * (dist/cli/main.js) prints; the version is written in. dist/ is rebuilt first when a source file
  * is newer than it, and the bundle when dist/ is newer than the bundle.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/shared.js';
 
 const BUNDLE = join(ROOT, 'dist/bin/harmony-catalog.js');
+const SCRIPT = join(ROOT, 'dist/bin/harmony-catalog.cjs');
 const TSC_CLI = join(ROOT, 'dist/cli/main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'hc-bundle-'));
 
@@ -52,22 +55,62 @@ describe('the bundled CLI', () => {
     expect(join(ROOT, pkg.bin['harmony-catalog'])).toBe(BUNDLE);
   });
 
-  it('renders from its one file: no other module of the package, nothing from node_modules', () => {
-    const hooks = join(tmp, 'hooks.mjs');
+  it('renders from its one script: no other module of the package, nothing from node_modules, the code cache taken', () => {
+    // ES modules are seen by a loader hook, CommonJS requires by a wrapper of Module._load, and the
+    // launcher's vm.Script by a subclass that says whether V8 rejected the cache
     const log = join(tmp, 'loaded.txt');
-    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
-    const register = join(tmp, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    const r = run(BUNDLE, ['render', 'examples/weather.json', '--date', '2025-06-28'], ['--import', register]);
+    const hooks = join(tmp, 'hooks.mjs');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, 'load ' + url + '\\n'); return next(url, context); }\n`);
+    const preload = join(tmp, 'preload.mjs');
+    writeFileSync(
+      preload,
+      `import { appendFileSync } from 'node:fs';
+import Module, { register, syncBuiltinESMExports } from 'node:module';
+import vm from 'node:vm';
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+const load = Module._load;
+Module._load = function (request, ...rest) { appendFileSync(${JSON.stringify(log)}, 'require ' + request + '\\n'); return load.call(this, request, ...rest); };
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    appendFileSync(${JSON.stringify(log)}, 'script ' + options.filename + ' cache ' + (options.cachedData === undefined ? 'none' : this.cachedDataRejected ? 'rejected' : 'taken') + '\\n');
+  }
+};
+syncBuiltinESMExports();
+`,
+    );
+    const r = run(BUNDLE, ['render', 'examples/weather.json', '--date', '2025-06-28'], ['--import', preload]);
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('type get_current_weather');
-    const files = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
-    expect(files).toEqual([pathToFileURL(BUNDLE).href]);
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(lines.filter((l) => l.startsWith('load file:'))).toEqual([`load ${pathToFileURL(BUNDLE).href}`]);
+    expect(lines.filter((l) => l.startsWith('script '))).toEqual([`script ${SCRIPT} cache taken`]);
+    const required = lines.filter((l) => l.startsWith('require ')).map((l) => l.slice('require '.length));
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((m) => !isBuiltin(m))).toEqual([]);
+  });
+
+  it('still runs when the code cache is missing or does not fit', () => {
+    const cache = `${SCRIPT}.cache`;
+    const kept = readFileSync(cache);
+    const args = ['render', 'examples/weather.json', '--date', '2025-06-28'];
+    const want = run(BUNDLE, args);
+    try {
+      writeFileSync(cache, Buffer.from('not a code cache'));
+      expect(run(BUNDLE, args)).toEqual(want);
+      rmSync(cache);
+      expect(run(BUNDLE, args)).toEqual(want);
+    } finally {
+      writeFileSync(cache, kept);
+    }
   });
 
   it('prints its version from the bundle (package.json is not read)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(run(BUNDLE, ['--version']).stdout).toBe(`${pkg.version}\n`);
+    expect(readFileSync(SCRIPT, 'utf8')).not.toContain('package.json');
     expect(readFileSync(BUNDLE, 'utf8')).not.toContain('package.json');
   });
 
