@@ -9,8 +9,8 @@
  * Tokens are looked up by their bytes, so U+FEFF counts as tiktoken counts it (gpt-tokenizer strips
  * it when it turns bytes back into a string, and never finds the 9 tokens that hold it).
  */
-import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { o200kRanks } from './o200k-ranks.js';
 
 /** Every o200k_base token by its bytes (as a latin1 string: one char a byte), and the longest token's length. */
 interface RankTable {
@@ -32,7 +32,8 @@ function rankTable(): RankTable {
   if (table) return table;
   const byBytes = new Map<string, number>();
   let maxBytes = 0;
-  ranks.forEach((value, rank) => {
+  o200kRanks().forEach((value, rank) => {
+    if (value === undefined) return;
     // gpt-tokenizer's data holds a token as a string when its bytes are UTF-8, else as its bytes
     const key = typeof value === 'string' ? byteKey(value) : Buffer.from(value).toString('latin1');
     byBytes.set(key, rank);

@@ -1,5 +1,5 @@
 /** o200k_harmony token decoding for the Harmony parser: each id's bytes, the special-token spellings, and UTF-8 checks as Rust does them. */
-import bpe from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { o200kRanks } from '../o200k-ranks.js';
 import { encodeText } from '../tokens.js';
 
 /** Ids of the Harmony control tokens the parser reacts to. */
@@ -61,7 +61,6 @@ export function isStopToken(id: number): boolean {
   return id === TOKEN.end || id === TOKEN.call || id === TOKEN.return;
 }
 
-const ranks = bpe as readonly (string | readonly number[] | undefined)[];
 const byteCache = new Map<number, Uint8Array>();
 
 /**
@@ -71,7 +70,7 @@ const byteCache = new Map<number, Uint8Array>();
 export function tokenPiece(id: number): string | Uint8Array | undefined {
   if (!Number.isInteger(id) || id < 0) return undefined;
   if (id >= FIRST_SPECIAL_ID) return specialSpelling(id);
-  const v = ranks[id];
+  const v = o200kRanks()[id];
   if (typeof v === 'string' || v === undefined) return v;
   let bytes = byteCache.get(id);
   if (bytes === undefined) {

@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isCompileError, renderDeveloperMessage, renderPrompt } from '../../src/index.js';
+import { renderDeveloperMessage, renderPrompt } from '../../src/api/render.js';
+import { isCompileError } from '../../src/diagnostics.js';
 import { renderHarmonyConversationJson } from '../../src/messages/serde.js';
 import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
 

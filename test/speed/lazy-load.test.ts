@@ -1,0 +1,90 @@
+/**
+ * What importing the library loads: not gpt-tokenizer's o200k_base vocabulary (2.4 MB of
+ * JavaScript, about 0.1 s), which only a token count, an encoding or the parser's decoding of token
+ * ids needs; those load it on first use, and give the same answers as before (test/dump/tokens,
+ * test/parse/harmony). Run against tsc's build (dist/), the code a user imports.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeText } from '../../src/tokens.js';
+import { ROOT } from '../support/shared.js';
+
+const INDEX = join(ROOT, 'dist/index.js');
+
+/** The newest modification time of the .ts files under a directory. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) t = Math.max(t, newest(p));
+    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+beforeAll(() => {
+  if (!existsSync(INDEX) || statSync(INDEX).mtimeMs < newest(join(ROOT, 'src'))) {
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
+    } catch {
+      // type errors still emit JavaScript; the test below says whether it loads
+    }
+  }
+}, 180_000);
+
+const tmp = mkdtempSync(join(tmpdir(), 'hc-lazy-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * In a fresh node: import the library, run `then` on it, and list the gpt-tokenizer vocabulary files (bpeRanks) loaded
+ * before and after: ES modules as a loader hook sees them, CommonJS in require's cache.
+ */
+function tokenizerFiles(then: string): { before: string[]; after: string[]; stderr: string } {
+  const log = join(tmp, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  const hooks = join(tmp, 'hooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(process.env.HC_LOG, url + '\\n'); return next(url, context); }\n`);
+  const preload = join(tmp, 'preload.mjs');
+  writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const script = `
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const loaded = () => [...Object.keys(createRequire(import.meta.url).cache), ...readFileSync(process.env.HC_LOG, 'utf8').split('\\n')].filter((f) => f.includes('gpt-tokenizer') && f.includes('bpeRanks'));
+const lib = await import(${JSON.stringify(pathToFileURL(INDEX).href)});
+const before = loaded();
+${then}
+console.log(JSON.stringify({ before, after: loaded() }));
+`;
+  const r = spawnSync(process.execPath, ['--import', preload, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, HC_LOG: log } });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return { ...(JSON.parse(r.stdout) as { before: string[]; after: string[] }), stderr: r.stderr };
+}
+
+describe('importing the library', () => {
+  it('does not load the o200k vocabulary; a render does not either', () => {
+    const r = tokenizerFiles(`lib.renderCatalog('[{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]');`);
+    expect(r.before).toEqual([]);
+    expect(r.after).toEqual([]);
+  });
+
+  it('the parser loads it when it decodes token ids, and decodes them', () => {
+    // <|channel|>final<|message|>Hi there<|end|> as ids (encoded here, in the test's process)
+    const ids = [200005, ...encodeText('final'), 200008, ...encodeText('Hi there'), 200007];
+    const r = tokenizerFiles(`console.error(JSON.stringify(lib.parseHarmony(${JSON.stringify(ids)}).messages));`);
+    expect(r.before).toEqual([]);
+    expect(r.after.some((f) => f.includes('o200k_base'))).toBe(true);
+    expect(r.stderr).toContain('"final"');
+    expect(r.stderr).toContain('Hi there');
+  });
+
+  it('a token count loads it, and counts', () => {
+    const r = tokenizerFiles(`const { countTextTokens } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/tokens.js')).href)}); console.error(countTextTokens('Hi there'));`);
+    expect(r.before).toEqual([]);
+    expect(r.after.some((f) => f.includes('o200k_base'))).toBe(true);
+    expect(r.stderr.trim()).toBe(String(encodeText('Hi there').length));
+  });
+});
