@@ -90,7 +90,4 @@ export { emitXmlCatalog, renderXmlPrompt, xmlCallingInstructions } from './emit/
 export { renderChatTemplatePrompt, renderChatTemplateSystem, renderChatTemplateDeveloper } from './messages/chat-template.js';
 export { renderHarmonyConversationJson } from './messages/serde.js';
 
-/** Tool by tool, what the model sees and what it costs in tokens (loads the tokenizer on first use). */
-export async function inventory(input: import('./api/compile.js').ToolsInput, options: import('./inventory.js').InventoryOptions = {}): Promise<import('./inventory.js').Inventory> {
-  return (await import('./inventory.js')).inventory(input, options);
-}
+export { inventory, type Inventory, type InventoryOptions } from './inventory.js';

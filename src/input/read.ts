@@ -321,6 +321,9 @@ const AI_SDK_SCHEMA = Symbol.for('vercel.ai.schema');
  * `JsonNumber.of`, key order as `Object.keys`.
  */
 export function plainJsonOf(input: unknown, clean?: Set<object>): JsonValue | undefined {
+  // the walk enumerates keys with for-in: an enumerable key on Object.prototype would show in
+  // every object, so then the value is converted the slow way (fromJs)
+  for (const _ in OBJECT_PROTO) return undefined;
   plainSpelled = false;
   plainClean = clean;
   try {
@@ -382,15 +385,14 @@ function plainValue(v: unknown, depth: number): JsonValue {
   const o = v as Record<string | symbol, unknown>;
   if (o[AI_SDK_SCHEMA] !== undefined) throw NOT_PLAIN;
   const out = new Map<string, JsonValue>();
-  // keys and values as fromJs reads them (Object.keys order, getters called once each), fetched natively
-  const keys = Object.keys(o);
-  const values = Object.values(o);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
+  // keys and values as fromJs reads them (Object.keys order, getters called once each): for-in
+  // enumerates the own keys in that order without an array of them (an object whose prototype is
+  // Object.prototype or null inherits no enumerable key unless Object.prototype has one: then not plain)
+  for (const k in o) {
     if (k === '_zod' || k === '_def' || k === '~standard' || k === 'toJSON' || !isWellFormed(k)) throw NOT_PLAIN;
     const c = k.charCodeAt(0);
     if (!plainSpelled && (c === 124 /* | */ || c === 47 /* / */ || k.indexOf('<') >= 0)) plainSpelled = true;
-    const x = values[i];
+    const x = o[k];
     if (x !== undefined) out.set(k, plainValue(x, depth + 1));
   }
   return out;

@@ -85,6 +85,22 @@ describe('plainJsonOf: the long way’s value where it converts, the long way el
     ]) expect(plainJsonOf(v)).toBeUndefined();
   });
 
+  it('an enumerable key on Object.prototype: left to the long way, which reads own keys only', () => {
+    const v = [{ name: 't', parameters: { type: 'object', properties: { a: { type: 'string' } } } }];
+    const before = plainJsonOf(v);
+    expect(before).not.toBeUndefined();
+    (Object.prototype as Record<string, unknown>).polluted = 1;
+    try {
+      expect(plainJsonOf(v)).toBeUndefined();
+      const read = readTools(v);
+      expect(read.diagnostics).toEqual([]);
+      expect(canon(read.tools[0]!.parameters!)).toBe(canon((((before as JsonValue[])[0] as Map<string, JsonValue>).get('parameters'))!));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(plainJsonOf(v)).not.toBeUndefined();
+  });
+
   it('fromJs returns a lossless value as it is, and still converts (or refuses) everything else', () => {
     const parsed = parseJson('[{"a": 1.0, "b": [true, null, "x", {"c": -0}]}]');
     expect(fromJs(parsed)).toBe(parsed);
