@@ -43,8 +43,32 @@ function oracleSets() {
   );
 }
 
+/** The corpus tools with each repeated name suffixed `_2`, `_3`… (node-llama-cpp keys functions by name). */
+function uniqueNames(tools) {
+  const seen = new Map();
+  return tools.map((t) => {
+    const k = (seen.get(t.name) ?? 0) + 1;
+    seen.set(t.name, k);
+    return { ...t, name: k === 1 ? t.name : `${t.name}_${k}` };
+  });
+}
+/** node-llama-cpp's functions object for these tools. */
+const llamaFunctions = (tools) => Object.fromEntries(tools.map((t) => [t.name, { description: t.description, params: t.parameters }]));
+
 /** The work measured side by side: each makes, from one build, the function to time. */
 const WORK = {
+  // node-llama-cpp takes functions as an object keyed by name: the corpus's repeated names get a suffix, on both sides
+  async 'peer-ours'(dir) {
+    const lib = await load(dir, 'index.js');
+    const unique = uniqueNames(JSON.parse(catalogText));
+    return () => lib.renderCatalog(lib.readTools(unique));
+  },
+  async 'peer-node-llama-cpp'(peers) {
+    const { HarmonyChatWrapper } = await import(pathToFileURL(join(peers, 'node_modules/node-llama-cpp/dist/index.js')).href);
+    const functions = llamaFunctions(uniqueNames(JSON.parse(catalogText)));
+    const wrapper = new HarmonyChatWrapper();
+    return () => wrapper.generateAvailableFunctionsSystemText(functions, { documentParams: true }).toString();
+  },
   async 'cold-objects'(dir) {
     const lib = await load(dir, 'index.js');
     const objects = JSON.parse(catalogText);
@@ -154,16 +178,17 @@ const old = await load(base.dir, 'index.js');
 const objects = JSON.parse(catalogText);
 
 /** One piece of work in rounds of a baseline child and a today child: the medians, and the median of the rounds' ratios. */
-function sideBySide(name, { rounds = ROUNDS, runs = RUNS, nowOnly = false } = {}) {
-  const child = (dir) => {
-    const r = spawnSync(process.execPath, ['--expose-gc', self, '--child', dir, name, String(runs)], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, SHARED_DIR: shared } });
-    if (r.status !== 0) throw new Error(`bench child ${name} (${dir}): ${r.stderr}`);
+function sideBySide(name, { rounds = ROUNDS, runs = RUNS, nowOnly = false, against = undefined } = {}) {
+  const child = (dir, work = name) => {
+    const r = spawnSync(process.execPath, ['--expose-gc', self, '--child', dir, work, String(runs)], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, SHARED_DIR: shared } });
+    if (r.status !== 0) throw new Error(`bench child ${work} (${dir}): ${r.stderr}`);
     return Number(r.stdout);
   };
   const b = [];
   const n = [];
   for (let k = 0; k < rounds; k++) {
-    if (!nowOnly) b.push(child(base.dir));
+    // against: [dir, work] timed in the baseline's place (a peer)
+    if (!nowOnly) b.push(against ? child(...against) : child(base.dir));
     n.push(child(root));
   }
   return { b: nowOnly ? NaN : median(b), n: median(n), ratio: nowOnly ? NaN : median(b.map((x, k) => x / n[k])) };
@@ -359,17 +384,13 @@ try {
   if (existsSync(entry)) {
     const { HarmonyChatWrapper } = await import(pathToFileURL(entry).href);
     const version = JSON.parse(readFileSync(join(peers, 'node_modules/node-llama-cpp/package.json'), 'utf8')).version;
-    // node-llama-cpp takes functions as an object keyed by name: the corpus's repeated names get a suffix, on both sides
-    const seen = new Map();
-    const unique = objects.map((t) => {
-      const k = (seen.get(t.name) ?? 0) + 1;
-      seen.set(t.name, k);
-      return { ...t, name: k === 1 ? t.name : `${t.name}_${k}` };
-    });
-    const functions = Object.fromEntries(unique.map((t) => [t.name, { description: t.description, params: t.parameters }]));
+    const unique = uniqueNames(objects);
+    const functions = llamaFunctions(unique);
     const wrapper = new HarmonyChatWrapper();
     const theirs = (fns) => wrapper.generateAvailableFunctionsSystemText(fns, { documentParams: true }).toString();
-    const [o, t] = await alternate([() => now.renderCatalog(now.readTools(unique)), () => theirs(functions)], { runs: Math.max(15, RUNS) });
+    // timed as the baseline is: rounds of a fresh process of each, each side's median, the median of the rounds' ratios
+    const timed = sideBySide('peer-ours', { against: [peers, 'peer-node-llama-cpp'], runs: Math.max(15, RUNS) });
+    const [o, t, ratio] = [timed.n, timed.b, 1 / timed.ratio];
     // the bytes, tool by tool: its catalog of one tool beside ours
     let same = 0;
     for (const tool of unique) {
@@ -379,7 +400,6 @@ try {
         // a tool we refuse is not the same bytes
       }
     }
-    const ratio = o / t;
     console.log(`${pad(`openai-harmony catalog, ${unique.length} tools: ours (cold, from objects) / node-llama-cpp ${version}`, 60)}${ms(o)} ${ms(t)}  ${`${ratio.toFixed(2)}×`.padStart(8)}  ≤ 1.5× node-llama-cpp's time${ratio <= 1.5 ? '  met' : '  NOT MET'}; it prints openai-harmony's bytes for ${same}/${unique.length} tools`);
     results.push({ what: 'cold render vs node-llama-cpp', ok: ratio <= 1.5 });
   }

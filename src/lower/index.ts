@@ -59,6 +59,7 @@ export function lowerAt(schema: JsonValue, pointer: string, depth: number, ctx: 
     return { pointer: base.pointer, meta: base.meta, nullable: base.nullable, kind: 'any', reason: unsupported ? 'unsupported' : 'empty' };
   }
   // a single keyword's node carries the schema's meta; several are members of a keywords intersection
+  if (count === 1 && typeof type === 'string') return lowerByTypeName(type, base, schema, pointer, depth, ctx, 'type');
   const b: IrBase = count === 1 ? base : { pointer, meta: EMPTY_META, nullable: false };
   const parts: IrNode[] = [];
   if (typeof type === 'string') parts.push(lowerByTypeName(type, b, schema, pointer, depth, ctx, 'type'));
