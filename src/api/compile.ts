@@ -18,7 +18,7 @@
  */
 import { CompileError, throwIfErrors, type Diagnostic } from '../diagnostics.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from '../input/control-tokens.js';
-import { readTools as readToolsInput } from '../input/read.js';
+import { documentSize, readTools as readToolsInput } from '../input/read.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
@@ -174,7 +174,9 @@ function compileRead(input: ReadResult, options: CompileOptions): CompiledTools 
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   // faithful lowering rewrites the IR as it lowers (tools then print with `rewritten: true`)
   const lower = options.lowering === 'faithful' ? faithfulLowerTool : lowerTool;
-  const lowerOptions = options.limits ? { limits: options.limits } : {};
+  // the document's size bounds every schema in it: the pre-pass then need not measure each one
+  const size = documentSize(input);
+  const lowerOptions = { ...(options.limits ? { limits: options.limits } : {}), ...(size ? { sizeBound: size } : {}) };
   const tools: IrTool[] = [];
   for (const t of read.tools) {
     const r = lower(t, lowerOptions);

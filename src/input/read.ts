@@ -26,7 +26,7 @@ import {
 import { ACCEPTED_SHAPES, classifyShape, describeValue, isAiSdkTool, toolLayout, type ContainerKind } from './formats.js';
 import { normalizeGeminiSchema } from './normalize.js';
 import type { ReadResult, ToolDefinition, ToolFormat } from './types.js';
-import { CONTAINER_SCHEMAS, TOOL_SCHEMAS, validateWrapper } from './validate.js';
+import { CONTAINER_SCHEMAS, TOOL_SCHEMAS, validateWrapper, wrapperValid } from './validate.js';
 import { prepareJsValue } from './zod.js';
 
 /** Options of readTools. */
@@ -92,10 +92,29 @@ interface Spelling {
   readonly tools: ReadonlySet<ToolDefinition>;
 }
 
-/** While reading: whether the input is free of spellings, and its top-level elements that are. */
+/** While reading: whether the input is free of spellings, and its top-level elements that are; and the document's size when it was counted. */
 interface SpellingFound {
   free: boolean;
   readonly clean: Set<object>;
+  size?: DocumentSize;
+}
+
+/** The size of the document read: every value in it (containers, entries, scalars), and how deep its containers nest. */
+export interface DocumentSize {
+  readonly values: number;
+  readonly depth: number;
+}
+
+/** The document's size, counted while reading JSON text or plain objects (a hidden property of the read result). */
+const SIZE: unique symbol = Symbol('harmony-catalog document size');
+
+/**
+ * The size of the whole document a read result was read from: a bound on each of its schemas
+ * (the pre-pass skips its own size walk when the bound is within the limits); undefined when it
+ * was not counted (a JsonValue given as it is, a schema library's value, a read result made elsewhere).
+ */
+export function documentSize(r: ReadResult): DocumentSize | undefined {
+  return (r as { [SIZE]?: DocumentSize })[SIZE];
 }
 
 /**
@@ -172,6 +191,7 @@ function read(input: unknown, options: ReadToolsOptions): ReadResult {
   const result: ReadResult = { tools, diagnostics: all };
   // held by the result itself (not a WeakMap of results): it goes when the result goes
   if (spelling.free || freeTools.size) Object.defineProperty(result, SPELLING, { value: { all: spelling.free, tools: freeTools } satisfies Spelling });
+  if (spelling.size) Object.defineProperty(result, SIZE, { value: spelling.size });
   return result;
 }
 
@@ -206,6 +226,7 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
   const plain = plainJsonOf(input, spelling.clean);
   if (plain !== undefined) {
     spelling.free = !plainSpelled;
+    spelling.size = { values: plainValues, depth: plainDepth };
     return plain;
   }
   // schema-library schemas (zod…) become JSON Schema first; tool objects' functions are dropped
@@ -235,8 +256,9 @@ function parseText(text: string, src: string, spelling: SpellingFound): JsonValu
   // a UTF-8 byte order mark before the JSON is no part of it (RFC 8259 §8.1 lets a parser ignore it)
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    const { value, elements } = parseJsonSpans(text);
+    const { value, elements, values, depth } = parseJsonSpans(text);
     markSpellingFree(text, value, elements, spelling);
+    spelling.size = { values, depth };
     return value;
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
@@ -326,6 +348,8 @@ export function plainJsonOf(input: unknown, clean?: Set<object>): JsonValue | un
   for (const _ in OBJECT_PROTO) return undefined;
   plainSpelled = false;
   plainClean = clean;
+  plainValues = 0;
+  plainDepth = 0;
   try {
     return plainValue(input, 0);
   } catch {
@@ -337,10 +361,14 @@ export function plainJsonOf(input: unknown, clean?: Set<object>): JsonValue | un
 
 /** Set by plainJsonOf when a string of the value has a `<` or a key starts with `|` or `/` (isSpellingFree). */
 let plainSpelled = false;
+/** Counted by plainJsonOf: every value converted, and the deepest nesting of containers. */
+let plainValues = 0;
+let plainDepth = 0;
 /** Where plainJsonOf puts the elements of a top-level array with no such string or key (isToolSpellingFree). */
 let plainClean: Set<object> | undefined;
 
 function plainValue(v: unknown, depth: number): JsonValue {
+  plainValues++;
   switch (typeof v) {
     case 'string':
       if (!isWellFormed(v)) throw NOT_PLAIN;
@@ -358,6 +386,8 @@ function plainValue(v: unknown, depth: number): JsonValue {
   }
   if (v === null) return null;
   if (depth > PLAIN_MAX_DEPTH) throw NOT_PLAIN;
+  // a container at depth d is the (d + 1)th level of nesting
+  if (depth >= plainDepth) plainDepth = depth + 1;
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto === ARRAY_PROTO) {
     const a = v as Record<string | symbol, unknown> & unknown[];
@@ -604,15 +634,18 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
   const { body, bodyPath, parametersKey } = toolLayout(format, wrapper);
   const at = `${p}${bodyPath}`;
 
-  diags.push(
-    ...validateWrapper(TOOL_SCHEMAS[format], wrapper, {
-      pointer: p,
-      tool,
-      skip: [`${bodyPath}/name`, ...(body ? [] : [bodyPath])],
-      descriptionPath: `${bodyPath}/description`,
-      ...(KEEPS_EXTRA.has(format) ? { keptIn: bodyPath } : {}),
-    }),
-  );
+  // (the options and their paths are made only for a wrapper that fails its schema)
+  if (!wrapperValid(TOOL_SCHEMAS[format], wrapper)) {
+    diags.push(
+      ...validateWrapper(TOOL_SCHEMAS[format], wrapper, {
+        pointer: p,
+        tool,
+        skip: [`${bodyPath}/name`, ...(body ? [] : [bodyPath])],
+        descriptionPath: `${bodyPath}/description`,
+        ...(KEEPS_EXTRA.has(format) ? { keptIn: bodyPath } : {}),
+      }),
+    );
+  }
   if (!body) {
     diags.push({
       code: 'input/unknown-shape',
@@ -676,17 +709,17 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
   const strict = format === 'openai-chat' || format === 'openai-responses' || format === 'anthropic' || format === 'ai-sdk' ? body.get('strict') : undefined;
   const title = format === 'mcp' ? mcpTitle(body) : format === 'ai-sdk' && typeof body.get('title') === 'string' ? (body.get('title') as string) : undefined;
   const extra = KEEPS_EXTRA.has(format) ? extraKeys(body, format) : undefined;
-  return {
-    name,
-    ...(body.has('description') ? { description: body.get('description') } : {}),
-    ...(parameters !== undefined ? { parameters } : {}),
-    ...(title !== undefined ? { title } : {}),
-    ...(typeof strict === 'boolean' ? { strict } : {}),
-    ...(extra ? { extra } : {}),
-    format,
-    pointer: p,
-    parametersPointer,
-  };
+  // the keys in this order, each optional one only when set (assigned, not spread: this runs once a tool)
+  const def: { -readonly [K in keyof ToolDefinition]: ToolDefinition[K] } = { name } as ToolDefinition;
+  if (body.has('description')) def.description = body.get('description');
+  if (parameters !== undefined) def.parameters = parameters;
+  if (title !== undefined) def.title = title;
+  if (typeof strict === 'boolean') def.strict = strict;
+  if (extra) def.extra = extra;
+  def.format = format;
+  def.pointer = p;
+  def.parametersPointer = parametersPointer;
+  return def;
 }
 
 /**
@@ -728,7 +761,7 @@ function mcpTitle(body: JsonObject): string | undefined {
 /** Two tools with one name: a warning on each later one (real catalogs have them; all are rendered). */
 function duplicateNames(tools: readonly ToolDefinition[], slots: readonly Slot[], diags: Diagnostic[]): void {
   const first = new Map<string, ToolDefinition>();
-  const indexOf = new Map(slots.map((s, i) => [s.pointer, i]));
+  let indexOf: Map<string, number> | undefined;
   for (const t of tools) {
     const f = first.get(t.name);
     if (!f) {
@@ -738,7 +771,7 @@ function duplicateNames(tools: readonly ToolDefinition[], slots: readonly Slot[]
     diags.push({
       code: 'input/duplicate-name',
       severity: 'warning',
-      tool: t.name === '' ? `#${indexOf.get(t.pointer)}` : t.name,
+      tool: t.name === '' ? `#${(indexOf ??= new Map(slots.map((s, i) => [s.pointer, i]))).get(t.pointer)}` : t.name,
       path: t.pointer,
       message: `another tool is also named ${JSON.stringify(t.name)} (at ${f.pointer || '/'}); both are rendered`,
     });

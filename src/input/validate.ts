@@ -164,6 +164,11 @@ export interface ValidateWrapperOptions {
  * (`input/non-string-description`), and other keys with the wrong kind of value
  * (`input/invalid-key`, the value is ignored).
  */
+/** True when a wrapper passes its schema (validateWrapper then has nothing to say). */
+export function wrapperValid(schema: TObject, wrapper: JsonObject): boolean {
+  return checker(schema).Check(viewFor(wrapper, schema));
+}
+
 export function validateWrapper(schema: TObject, wrapper: JsonObject, options: ValidateWrapperOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const view = viewFor(wrapper, schema);

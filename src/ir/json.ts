@@ -94,10 +94,15 @@ export function parseJson(text: string): JsonValue {
  * parseJson, and where each element of a top-level array is in the text: `elements` holds a start
  * and an end offset per element, in order (empty when the text is not an array).
  */
-export function parseJsonSpans(text: string): { value: JsonValue; elements: number[] } {
+export function parseJsonSpans(text: string): { value: JsonValue; elements: number[]; values: number; depth: number } {
   const elements: number[] = [];
-  return { value: parse(text, elements), elements };
+  const value = parse(text, elements);
+  return { value, elements, values: parsedValues, depth: parsedDepth };
 }
+
+/** How many values the last parse read (every one: containers, entries, scalars), and how deep its containers nested. */
+let parsedValues = 0;
+let parsedDepth = 0;
 
 function parse(text: string, spans: number[] | undefined): JsonValue {
   // One function, its position a local (no closure over it): strings without escapes are sliced
@@ -110,8 +115,11 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
   const keys: string[] = [];
   let key = '';
   let value: JsonValue;
+  let values = 0;
+  let depth = 0;
   for (;;) {
     // a value at i
+    values++;
     i = skipWs(text, i, n);
     if (i >= n) return syntaxError(text, 'EOF while parsing a value', i);
     if (spans !== undefined && stack.length === 1 && Array.isArray(stack[0])) spans.push(i);
@@ -127,18 +135,23 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
         if (text.charCodeAt(i) === 93 /* ] */) {
           i++;
           value = [];
+          // an empty container is a level too
+          if (stack.length >= depth) depth = stack.length + 1;
         } else {
           stack.push([]);
           keys.push(key);
+          if (stack.length > depth) depth = stack.length;
           continue;
         }
       } else if (text.charCodeAt(i) === 125 /* } */) {
         i++;
         value = new Map<string, JsonValue>();
+        if (stack.length >= depth) depth = stack.length + 1;
       } else {
         if (text.charCodeAt(i) !== 34) return syntaxError(text, 'key must be a string', i);
         stack.push(new Map<string, JsonValue>());
         keys.push(key);
+        if (stack.length > depth) depth = stack.length;
         key = stringFrom(text, i);
         i = stringEnd;
         i = skipWs(text, i, n);
@@ -189,6 +202,8 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
       if (top === undefined) {
         i = skipWs(text, i, n);
         if (i < n) return syntaxError(text, 'trailing characters', i);
+        parsedValues = values;
+        parsedDepth = depth;
         return value;
       }
       if (Array.isArray(top)) {

@@ -21,6 +21,12 @@ export interface LowerOptions {
   /** Pointer of the schema in the input document, prefixed to every diagnostic path. */
   readonly basePointer?: string;
   readonly limits?: Partial<LowerLimits>;
+  /**
+   * A bound on the schema's size known to the caller: the whole document it was read from
+   * (readTools counts every value and the nesting of its containers). When the bound is within
+   * the limits, the pre-pass skips its own size walk; the lowering is the same either way.
+   */
+  readonly sizeBound?: { readonly values: number; readonly depth: number };
 }
 
 /** What the pre-pass found a `$ref` to mean. */
@@ -33,6 +39,7 @@ const NO_DEFINITIONS: ReadonlyMap<string, IrNode> = new Map();
 export class LowerContext {
   readonly diagnostics: Diagnostic[] = [];
   readonly limits: LowerLimits;
+  readonly sizeBound: LowerOptions['sizeBound'];
   readonly tool: string | undefined;
   readonly base: string;
   /** The schema's root, for resolving `#…` references. */
@@ -69,7 +76,8 @@ export class LowerContext {
     this.root = root;
     this.tool = options.tool;
     this.base = options.basePointer ?? '';
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = options.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
+    this.sizeBound = options.sizeBound;
   }
   /** Record a diagnostic at a pointer relative to the schema root. */
   report(severity: Severity, code: string, pointer: string, message: string): void {

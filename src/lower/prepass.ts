@@ -49,10 +49,22 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   if (!isJsonObject(schema)) return true;
-  // Depth and size first, iteratively: the visit below recurses (at most this deep).
-  if (!withinLimits(schema, ctx) && !checkLimits(schema, ctx)) return false;
+  // Depth and size first, iteratively: the visit below recurses (at most this deep). A document
+  // known to be within the limits holds only schemas that are (boundWithin), so no walk is needed.
+  if (!boundWithin(ctx) && !withinLimits(schema, ctx) && !checkLimits(schema, ctx)) return false;
   visit(schema, '', schema, ctx);
   return true;
+}
+
+/**
+ * True when the caller's bound on the schema's size keeps it within the limits as withinLimits
+ * counts them: that count is at most 1 + 2 × the values (each value is one entry of its container,
+ * and one more when it is a container or a number), and a schema nests no deeper than its document.
+ */
+function boundWithin(ctx: LowerContext): boolean {
+  const b = ctx.sizeBound;
+  if (b === undefined) return false;
+  return 1 + 2 * b.values <= ctx.limits.maxNodes && b.depth <= ctx.limits.maxDepth * 2 + 2;
 }
 
 /**
@@ -67,17 +79,22 @@ function withinLimits(schema: JsonObject, ctx: LowerContext): boolean {
   let count = 1;
   const values: (JsonObject | readonly JsonValue[])[] = [schema];
   const depths: number[] = [0];
+  let d = 0;
+  let over = false;
+  // an object's entries through forEach (no iterator objects: this walk runs before the code is optimised, in a CLI)
+  const child = (x: JsonValue): void => {
+    if (typeof x !== 'object' || x === null) return;
+    count++;
+    if (d > maxJsonDepth) over = true;
+    else if (isJsonObject(x) || isJsonArray(x)) values.push(x), depths.push(d);
+  };
   while (values.length) {
     const v = values.pop() as JsonObject | readonly JsonValue[];
-    const d = (depths.pop() as number) + 1;
+    d = (depths.pop() as number) + 1;
     // each child container or number: one value more, one level deeper (two loops: each iterates one kind)
     if (isJsonObject(v)) {
-      for (const x of v.values()) {
-        if (typeof x !== 'object' || x === null) continue;
-        count++;
-        if (d > maxJsonDepth) return false;
-        if (isJsonObject(x) || isJsonArray(x)) values.push(x), depths.push(d);
-      }
+      v.forEach(child);
+      if (over) return false;
       count += v.size;
     } else {
       for (let i = 0; i < v.length; i++) {
