@@ -125,7 +125,7 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
     if (spans !== undefined && stack.length === 1 && Array.isArray(stack[0])) spans.push(i);
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      value = stringFrom(text, i);
+      value = commonOrStringFrom(text, i);
       i = stringEnd;
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       i++;
@@ -152,7 +152,7 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
         stack.push(new Map<string, JsonValue>());
         keys.push(key);
         if (stack.length > depth) depth = stack.length;
-        key = stringFrom(text, i);
+        key = commonOrStringFrom(text, i);
         i = stringEnd;
         i = skipWs(text, i, n);
         if (text.charCodeAt(i) !== 58 /* : */) return syntaxError(text, 'expected `:`', i);
@@ -224,7 +224,7 @@ function parse(text: string, spans: number[] | undefined): JsonValue {
         if (d === 44) {
           i = skipWs(text, i + 1, n);
           if (text.charCodeAt(i) !== 34) return syntaxError(text, 'key must be a string', i);
-          key = stringFrom(text, i);
+          key = commonOrStringFrom(text, i);
           i = stringEnd;
           i = skipWs(text, i, n);
           if (text.charCodeAt(i) !== 58) return syntaxError(text, 'expected `:`', i);
@@ -274,6 +274,38 @@ function stringFrom(text: string, at: number): string {
     return text.slice(at + 1, end);
   }
   return stringAt(text, at);
+}
+
+/**
+ * The strings tool schemas repeat most (keywords as keys, type names as values), by their first
+ * character: a string of the text that is one of them is that constant, compared in place, not a
+ * new string sliced from the text (fewer allocations; Map keys whose hash is already known).
+ */
+const COMMON: readonly (readonly string[] | undefined)[] = (() => {
+  const words = [
+    'type', 'description', 'default', 'properties', 'name', 'required', 'parameters', 'enum', 'title', 'items', 'additionalProperties', '$schema',
+    'anyOf', 'oneOf', 'allOf', '$ref', '$defs', 'definitions', 'minimum', 'maximum', 'format', 'examples', 'const', 'pattern', 'nullable',
+    'minItems', 'maxItems', 'minLength', 'maxLength', 'function', 'inputSchema', 'input_schema', 'strict',
+    'string', 'object', 'integer', 'number', 'boolean', 'array', 'null',
+  ];
+  const table: string[][] = [];
+  for (const w of words) (table[w.charCodeAt(0)] ??= []).push(w);
+  return table;
+})();
+
+/** The string whose opening quote is at `at` (as stringFrom reads it), the constant when it is a common one; sets stringEnd. */
+function commonOrStringFrom(text: string, at: number): string {
+  const words = COMMON[text.charCodeAt(at + 1)];
+  if (words !== undefined) {
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k] as string;
+      if (text.charCodeAt(at + 1 + w.length) === 34 /* " */ && text.startsWith(w, at + 1)) {
+        stringEnd = at + 2 + w.length;
+        return w;
+      }
+    }
+  }
+  return stringFrom(text, at);
 }
 
 /** Where the last string read by stringAt ended (after its closing quote). */

@@ -89,6 +89,21 @@ describe('parseJson: the same values and errors as the parser it replaced', () =
     expect(errors).toBeGreaterThan(1000);
   });
 
+  it('on the strings read as constants (keywords, type names) and strings that only start like them', () => {
+    const words = ['type', 'description', 'properties', 'required', 'string', 'object', 'null', 'enum', '$ref', 'input_schema'];
+    const near = fc.tuple(fc.constantFrom(...words), fc.constantFrom('', 's', '\\u0065', '\\"', '\\n', ' ', 'é', '\ud83d\ude00', '"'), fc.constantFrom('', 't', '\\u0074', '$', '"')).map(([w, after, before]) => `${before}${w}${after}`);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(near, near), { maxLength: 5 }), (pairs) => {
+        same(`{${pairs.map(([k, v]) => `"${k}": "${v}"`).join(', ')}}`);
+        same(`[${pairs.map(([k, v]) => `{"${k}": ["${v}"]}`).join(',')}]`);
+      }),
+      { seed: 15, numRuns: 1500 },
+    );
+    for (const t of ['{"type": "string"}', '{"typ": "strin"}', '{"types": "strings"}', '{"typ\u0065": "string"}', '{"type":"string","type":"object"}', '"null"', '"nul"', '{"": ""}']) same(t);
+    // the constants are the strings the reference reads
+    expect(canon(parseJson('{"type": "string", "enum": ["null", "object"]}'))).toBe('{,"type":"string","enum":[,"null","object"]}');
+  });
+
   it('on the hand-picked cases: duplicate keys, __proto__, integer keys, surrogates, depth', () => {
     for (const t of [
       '{"a": 1, "b": 2, "a": 3}', '{"__proto__": {"x": 1}}', '{"b": 1, "10": 2, "2": 3}', '"\\ud83d\\ude00"', '"\\ud83d"', '"\\ude00"', '"\\ud83dx"', '"\\ud83d\\u0041"',
