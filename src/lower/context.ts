@@ -35,49 +35,60 @@ export type RefResolution = { readonly status: 'unresolved' } | { readonly statu
 /** The definitions of a schema without `$ref`s (shared; never written). */
 const NO_DEFINITIONS: ReadonlyMap<string, IrNode> = new Map();
 
-/** Mutable state of one lowering run. */
+/**
+ * Mutable state of one lowering run. Its fields are assigned in the constructor and declared for
+ * their types only (no class field definitions): one context is made a tool, and a CLI makes
+ * thousands before V8 optimises the code.
+ */
 export class LowerContext {
-  readonly diagnostics: Diagnostic[] = [];
-  readonly limits: LowerLimits;
-  readonly sizeBound: LowerOptions['sizeBound'];
-  readonly tool: string | undefined;
-  readonly base: string;
+  declare readonly diagnostics: Diagnostic[];
+  declare readonly limits: LowerLimits;
+  declare readonly sizeBound: LowerOptions['sizeBound'];
+  declare readonly tool: string | undefined;
+  declare readonly base: string;
   /** The schema's root, for resolving `#…` references. */
-  readonly root: JsonValue;
+  declare readonly root: JsonValue;
   // the collections below exist only for schemas with `$ref`s (made on first use: most tools have none)
-  #definitions: Map<string, IrNode> | undefined;
-  #queued: Set<string> | undefined;
-  #refCycles: Map<string, boolean> | undefined;
-  #refs: Map<string, RefResolution> | undefined;
+  private declare definitions_: Map<string, IrNode> | undefined;
+  private declare queued_: Set<string> | undefined;
+  private declare refCycles_: Map<string, boolean> | undefined;
+  private declare refs_: Map<string, RefResolution> | undefined;
   /** Ref targets still to lower, in the order met. */
-  readonly pending: string[] = [];
-  nodes = 0;
+  declare readonly pending: string[];
+  declare nodes: number;
   /** Lowered targets of `$ref`s, by pointer (relative to root). */
   get definitions(): Map<string, IrNode> {
-    return (this.#definitions ??= new Map());
+    return (this.definitions_ ??= new Map());
   }
   /** The lowered targets, without making a Map of them when there are none. */
   definitionsOrNone(): ReadonlyMap<string, IrNode> {
-    return this.#definitions ?? NO_DEFINITIONS;
+    return this.definitions_ ?? NO_DEFINITIONS;
   }
   /** Every target ever queued (so a target is queued once). */
   get queued(): Set<string> {
-    return (this.#queued ??= new Set());
+    return (this.queued_ ??= new Set());
   }
   /** Memo of the pre-pass's ref-only-cycle answers, by pointer. */
   get refCycles(): Map<string, boolean> {
-    return (this.#refCycles ??= new Map());
+    return (this.refCycles_ ??= new Map());
   }
   /** `$ref` strings resolved by the pre-pass. */
   get refs(): Map<string, RefResolution> {
-    return (this.#refs ??= new Map());
+    return (this.refs_ ??= new Map());
   }
   constructor(root: JsonValue, options: LowerOptions = {}) {
-    this.root = root;
-    this.tool = options.tool;
-    this.base = options.basePointer ?? '';
+    this.diagnostics = [];
     this.limits = options.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
     this.sizeBound = options.sizeBound;
+    this.tool = options.tool;
+    this.base = options.basePointer ?? '';
+    this.root = root;
+    this.definitions_ = undefined;
+    this.queued_ = undefined;
+    this.refCycles_ = undefined;
+    this.refs_ = undefined;
+    this.pending = [];
+    this.nodes = 0;
   }
   /** Record a diagnostic at a pointer relative to the schema root. */
   report(severity: Severity, code: string, pointer: string, message: string): void {

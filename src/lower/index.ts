@@ -154,12 +154,17 @@ export function lowerSchema(schema: JsonValue, options: LowerOptions = {}): Lowe
 export function lowerTool(tool: ToolDefinition, options: Omit<LowerOptions, 'tool' | 'basePointer'> = {}): { tool: IrTool; diagnostics: readonly Diagnostic[] } {
   const params = tool.parameters;
   const description = typeof tool.description === 'string' ? tool.description : undefined;
+  // (the IR tool's keys assigned in order, not spread: this runs once a tool)
+  const ir: { -readonly [K in keyof IrTool]: IrTool[K] } = { name: tool.name } as IrTool;
+  if (description !== undefined) ir.description = description;
   if (params === undefined || params === null) {
-    return { tool: { name: tool.name, ...(description !== undefined ? { description } : {}), definitions: new Map(), pointer: tool.pointer }, diagnostics: [] };
+    ir.definitions = new Map();
+    ir.pointer = tool.pointer;
+    return { tool: ir, diagnostics: [] };
   }
-  const r = lowerSchema(params, { ...options, tool: tool.name, basePointer: tool.parametersPointer });
-  return {
-    tool: { name: tool.name, ...(description !== undefined ? { description } : {}), parameters: r.node, definitions: r.definitions, pointer: tool.pointer },
-    diagnostics: r.diagnostics,
-  };
+  const r = lowerSchema(params, { limits: options.limits, sizeBound: options.sizeBound, tool: tool.name, basePointer: tool.parametersPointer });
+  ir.parameters = r.node;
+  ir.definitions = r.definitions;
+  ir.pointer = tool.pointer;
+  return { tool: ir, diagnostics: r.diagnostics };
 }
