@@ -6,12 +6,13 @@
  * is newer than it, and the bundle when dist/ is newer than the bundle.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTscBuild, newest } from '../support/build.js';
 import { ROOT } from '../support/shared.js';
 
 const BUNDLE = join(ROOT, 'dist/bin/harmony-catalog.js');
@@ -19,25 +20,8 @@ const SCRIPT = join(ROOT, 'dist/bin/harmony-catalog.cjs');
 const TSC_CLI = join(ROOT, 'dist/cli/main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'hc-bundle-'));
 
-/** The newest modification time of the files with this ending under a directory. */
-function newest(dir: string, ending: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p, ending));
-    else if (e.name.endsWith(ending)) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
 beforeAll(() => {
-  if (!existsSync(TSC_CLI) || statSync(TSC_CLI).mtimeMs < newest(join(ROOT, 'src'), '.ts')) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // type errors still emit JavaScript; the tests below say whether the CLI works
-    }
-  }
+  ensureTscBuild(TSC_CLI);
   if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newest(join(ROOT, 'dist'), '.js') - 1) {
     execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, stdio: 'pipe' });
   }

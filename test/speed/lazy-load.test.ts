@@ -4,37 +4,19 @@
  * ids needs; those load it on first use, and give the same answers as before (test/dump/tokens,
  * test/parse/harmony). Run against tsc's build (dist/), the code a user imports.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeText } from '../../src/tokens.js';
+import { ensureTscBuild } from '../support/build.js';
 import { ROOT } from '../support/shared.js';
 
 const INDEX = join(ROOT, 'dist/index.js');
 
-/** The newest modification time of the .ts files under a directory. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p));
-    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-beforeAll(() => {
-  if (!existsSync(INDEX) || statSync(INDEX).mtimeMs < newest(join(ROOT, 'src'))) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // type errors still emit JavaScript; the test below says whether it loads
-    }
-  }
-}, 180_000);
+beforeAll(() => ensureTscBuild(INDEX), 180_000);
 
 const tmp = mkdtempSync(join(tmpdir(), 'hc-lazy-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -3,37 +3,19 @@
  * (`… | head -1`) ends the command quietly; a CLI killed by SIGTERM or SIGINT stops its MCP server
  * first. dist/ is rebuilt first when a source file is newer than it.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTscBuild } from '../support/build.js';
 import { ROOT } from '../support/shared.js';
 
 const CLI = join(ROOT, 'dist/cli/main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'hc-process-'));
 const strays: number[] = [];
 
-/** The newest modification time of the .ts files under a directory. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p));
-    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-beforeAll(() => {
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest(join(ROOT, 'src'))) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // type errors still emit JavaScript; the tests below say whether the CLI works
-    }
-  }
-}, 120_000);
+beforeAll(() => ensureTscBuild(CLI), 120_000);
 
 afterEach(() => {
   for (const pid of strays.splice(0)) {
