@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTscBuild, newest } from '../support/build.js';
+import { ensureBundles } from '../support/build.js';
 import { ROOT } from '../support/shared.js';
 
 const BUNDLE = join(ROOT, 'dist/bin/harmony-catalog.js');
@@ -20,12 +20,7 @@ const SCRIPT = join(ROOT, 'dist/bin/harmony-catalog.cjs');
 const TSC_CLI = join(ROOT, 'dist/cli/main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'hc-bundle-'));
 
-beforeAll(() => {
-  ensureTscBuild(TSC_CLI);
-  if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newest(join(ROOT, 'dist'), '.js') - 1) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, stdio: 'pipe' });
-  }
-}, 180_000);
+beforeAll(() => ensureBundles(), 180_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function run(cli: string, args: readonly string[], nodeArgs: readonly string[] = []) {
