@@ -158,17 +158,17 @@ export interface ValidateWrapperOptions {
   readonly keptIn?: string;
 }
 
+/** True when a wrapper passes its schema (validateWrapper then has nothing to say). */
+export function wrapperValid(schema: TObject, wrapper: JsonObject): boolean {
+  return checker(schema).Check(viewFor(wrapper, schema));
+}
+
 /**
  * Validate the shallow plain-JS view of a wrapper against its TypeBox schema. Returns
  * warnings only: unknown keys (`input/unknown-key`), a non-string description
  * (`input/non-string-description`), and other keys with the wrong kind of value
  * (`input/invalid-key`, the value is ignored).
  */
-/** True when a wrapper passes its schema (validateWrapper then has nothing to say). */
-export function wrapperValid(schema: TObject, wrapper: JsonObject): boolean {
-  return checker(schema).Check(viewFor(wrapper, schema));
-}
-
 export function validateWrapper(schema: TObject, wrapper: JsonObject, options: ValidateWrapperOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const view = viewFor(wrapper, schema);
