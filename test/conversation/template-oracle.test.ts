@@ -120,7 +120,7 @@ function compare(label: string, server: TemplateServer, rows: { id: string; buil
     else if (!(id in known)) diverging.push(`${id}: ${got.error?.message ?? got.inputRefused?.message ?? 'prompt differs'}`);
   }
   const missing = Object.keys(known).filter((id) => !rows.some((r) => r.id === id));
-  console.log(`${label} ${server}: ${exact}/${rows.length} exact (${sameText}/${refusals} refusals quoted word for word; known divergences: ${Object.keys(known).length})`);
+  console.log(`${label} ${server}: ${exact}/${rows.length} exact (${sameText}/${refusals} refusals quoted word for word; known divergences: ${Object.keys(known).join(', ') || 'none'})`);
   expect(diverging).toEqual([]);
   expect(textDiffers).toEqual([]);
   expect(missing).toEqual([]);
