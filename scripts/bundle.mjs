@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The bundles (`npm run build`, after tsc): the CLI, dist/bin/harmony-catalog.js (the file `bin` names), and the library.
+ * The bundles (`npm run build`, after tsc): the CLI, dist/bin/harmony-catalog.cjs (the file `bin` names), and the library.
  *
- * - dist/bin/harmony-catalog.cjs: one script with the command line and everything `render` needs
- *   (the API, the readers, the lowering, every printer, TypeBox's checks), compiled by the
- *   launcher dist/bin/harmony-catalog.js from V8's code cache (harmony-catalog.cjs.cache, step 4).
- *   A render loads these and nothing else.
+ * - dist/bin/cli.cjs: one script with the command line and everything `render` needs (the API, the
+ *   readers, the lowering, every printer, TypeBox's checks), compiled by the launcher
+ *   dist/bin/harmony-catalog.cjs from V8's code cache (cli.cjs.cache, step 4). A render loads these
+ *   and nothing else. The launcher is CommonJS: node 20 loads an ES module entry through its
+ *   asynchronous loader, about 9 ms more at every start.
  * - dist/bin/chunks/: the other commands (lint, diff, dump, parse, build, models, and the MCP
  *   source `render --mcp` loads), bundled apart and loaded when they run.
  * - The optional packages (prettier, the MCP SDK, gpt-tokenizer, ajv, diff, zod) stay outside the
@@ -29,8 +30,8 @@ import { build } from 'esbuild';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const OUT = join(DIST, 'bin');
-const ENTRY = join(OUT, 'harmony-catalog.js');
-const SCRIPT = join(OUT, 'harmony-catalog.cjs');
+const ENTRY = join(OUT, 'harmony-catalog.cjs');
+const SCRIPT = join(OUT, 'cli.cjs');
 // the script is run as a function of these (CommonJS's five, and the importer): the launcher and the
 // warm-up wrap it the same way, or V8 would not take the cache (it is keyed by the source text)
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname, __hc_import) {';
@@ -152,17 +153,19 @@ mkdirSync(OUT, { recursive: true });
 writeFileSync(SCRIPT, text.replace(/(?<![\w$.])import\(/g, '__hc_import('));
 
 // 3. the launcher (what `bin` names): compiles the script with V8's code cache when it has one that
-//    fits (same script, same node), runs it, and calls main
+//    fits (same script, same node), runs it, and calls main. CommonJS, loaded by node's synchronous
+//    loader; its import() loads the chunks (ES modules) beside it.
 writeFileSync(
   ENTRY,
   `#!/usr/bin/env node
-// harmony-catalog's command line: the bundle (harmony-catalog.cjs) compiled from V8's code cache
-// (harmony-catalog.cjs.cache, made by the build) when this node accepts it, else from its text.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
-const file = fileURLToPath(new URL('./harmony-catalog.cjs', import.meta.url));
+// harmony-catalog's command line: the bundle (cli.cjs) compiled from V8's code cache (cli.cjs.cache,
+// made by the build) when this node accepts it, else from its text.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
+const file = join(__dirname, 'cli.cjs');
 let cachedData;
 try {
   cachedData = readFileSync(file + '.cache');
@@ -170,9 +173,9 @@ try {
   // no cache: compiled from the text
 }
 const script = new Script(${JSON.stringify(WRAP_HEAD)} + readFileSync(file, 'utf8') + ${JSON.stringify(WRAP_TAIL)}, { filename: file, cachedData });
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)), (specifier) => import(specifier));
-module.exports.main(process.argv.slice(2)).then(
+const cli = { exports: {} };
+script.runInThisContext()(cli.exports, createRequire(file), cli, file, __dirname, (specifier) => import(specifier));
+cli.exports.main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = join(root, 'dist/bin/harmony-catalog.js');
+const built = join(root, 'dist/bin/harmony-catalog.cjs');
 
 /** The newest modification time of the files under a path. */
 function newest(path) {

@@ -732,10 +732,10 @@ const KEEPS_EXTRA: ReadonlySet<ToolFormat> = new Set<ToolFormat>(['openai-chat',
 /** The body's keys other than name, description and parameters (and a Responses tool's `type`), in order; undefined when none. */
 function extraKeys(body: JsonObject, format: ToolFormat): JsonObject | undefined {
   let extra: Map<string, JsonValue> | undefined;
-  for (const [k, v] of body) {
-    if (k === 'name' || k === 'description' || k === 'parameters' || (format === 'openai-responses' && k === 'type')) continue;
+  body.forEach((v, k) => {
+    if (k === 'name' || k === 'description' || k === 'parameters' || (format === 'openai-responses' && k === 'type')) return;
     (extra ??= new Map()).set(k, v);
-  }
+  });
   return extra;
 }
 

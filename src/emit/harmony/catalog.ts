@@ -20,7 +20,10 @@ export function rustLines(text: string): string[] {
 /** One tool: its description as `// ` lines, then `type name = (_: T) => any;` and a newline. */
 export function emitHarmonyTool(tool: IrTool): string {
   let lines = '';
-  if (tool.description !== undefined) for (const l of rustLines(tool.description)) lines += `// ${l}\n`;
+  if (tool.description !== undefined) {
+    const ls = rustLines(tool.description);
+    for (let i = 0; i < ls.length; i++) lines += `// ${ls[i]}\n`;
+  }
   const sig = tool.parameters === undefined ? '()' : `(_: ${harmonyType(tool.parameters, '')})`;
   return `${lines}type ${tool.name} = ${sig} => any;\n`;
 }
@@ -48,7 +51,8 @@ function namespacePieces(ns: HarmonyNamespace, layout: NamespaceLayout, out: str
   if (ns.description !== undefined) for (const l of layout.lines(ns.description)) out.push('\n', has ? `// ${l}` : l);
   if (has) {
     out.push('\n', `namespace ${ns.name} {\n`);
-    for (const t of ns.tools) out.push('\n', layout.tool(t));
+    const tools = ns.tools;
+    for (let i = 0; i < tools.length; i++) out.push('\n', layout.tool(tools[i] as IrTool));
     out.push('\n', `} // namespace ${ns.name}`);
   }
 }

@@ -180,7 +180,12 @@ function enumType(type: string | undefined, values: readonly JsonValue[]): strin
 /** §5.1: a described object prints its description before `{`; it closes at its properties' indent. */
 function objectType(o: IrObject, indent: string, r: HarmonyRules): string {
   let out = o.meta.description !== undefined ? `${commentLines(o.meta.description, indent, r)}{\n` : '{\n';
-  for (const prop of o.properties) out += oneOfOf(prop.schema) ? oneOfProperty(prop, indent, r) : property(prop, indent, r);
+  const props = o.properties;
+  // an indexed loop: no iterator results (this runs before V8 optimises it, in a CLI)
+  for (let i = 0; i < props.length; i++) {
+    const prop = props[i] as IrProperty;
+    out += oneOfOf(prop.schema) ? oneOfProperty(prop, indent, r) : property(prop, indent, r);
+  }
   if (r.fullTypes) out += indexSignatures(o, indent, r);
   return `${out}${indent}}`;
 }
