@@ -91,6 +91,12 @@ describe('lowerSchema: meaning in the IR', () => {
     const big = lower(`{"type":"object","properties":{${Array.from({ length: 50 }, (_, i) => `"p${i}":{"type":"string"}`).join(',')}}}`, { maxNodes: 40 });
     expect(big.diagnostics.map((d) => d.code)).toEqual(['schema/too-large']);
   });
+  it('too large: the entries of the last container walked count too', () => {
+    // root (1) + its 2 entries, properties (1) + 1, a (1) + 1, the enum (1) + its 50 strings: 58 values
+    const schema = `{"type":"object","properties":{"a":{"enum":[${Array.from({ length: 50 }, (_, i) => `"v${i}"`).join(',')}]}}}`;
+    expect(lower(schema, { maxNodes: 57 }).diagnostics).toEqual([expect.objectContaining({ code: 'schema/too-large', severity: 'error', path: '/0/parameters' })]);
+    expect(lower(schema, { maxNodes: 58 }).diagnostics).toEqual([]);
+  });
   it('values of the wrong type are warnings, never crashes', () => {
     const r = lower('{"type":"object","properties":[{"name":"a"}],"required":true,"description":5,"examples":"x"}');
     expect(r.diagnostics.map((d) => d.code).sort()).toEqual(['schema/examples-not-array', 'schema/non-string-description', 'schema/properties-not-object', 'schema/required-not-array']);

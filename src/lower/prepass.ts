@@ -135,6 +135,11 @@ function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
       for (const x of v) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.length;
     }
+    // a container's entries count at once: tested here too, or the last container's would never be
+    if (count > ctx.limits.maxNodes) {
+      ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
+      return false;
+    }
   }
   return true;
 }

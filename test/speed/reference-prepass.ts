@@ -1,7 +1,9 @@
 /**
  * The lowering pre-pass as it was before issue 12 (src/lower/prepass.ts at a83a464): the schema
  * copied to plain objects and walked by json-schema-traverse. The reference the in-place walk is
- * checked against (test/speed/prepass.test.ts).
+ * checked against (test/speed/prepass.test.ts). One change since, made in both: the size check also
+ * tests the count after a container's entries are added (the last container's entries went untested;
+ * test/lower.test.ts "too large").
  */
 import traverse from 'json-schema-traverse';
 import { isJsonArray, isJsonObject, toJs, type JsonValue } from '../../src/ir/json.js';
@@ -46,6 +48,11 @@ export function referencePrepass(schema: JsonValue, ctx: LowerContext): boolean 
     } else if (isJsonArray(v)) {
       for (const x of v) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.length;
+    }
+    // a container's entries count at once: tested here too, or the last container's would never be
+    if (count > ctx.limits.maxNodes) {
+      ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
+      return false;
     }
   }
 
