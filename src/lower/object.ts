@@ -39,10 +39,10 @@ export function fromObject(base: IrBase, schema: JsonObject, pointer: string, de
   }
   let extraRequired: string[] = NONE;
   if (required.size > 0) {
-    const names = new Set<string>();
-    for (let i = 0; i < properties.length; i++) names.add((properties[i] as IrProperty).name);
+    // the properties are the keys of `properties` (none when it is not an object)
+    const named = isJsonObject(props) ? props : undefined;
     required.forEach((r) => {
-      if (!names.has(r)) (extraRequired === NONE ? (extraRequired = []) : extraRequired).push(r);
+      if (named === undefined || !named.has(r)) (extraRequired === NONE ? (extraRequired = []) : extraRequired).push(r);
     });
   }
 

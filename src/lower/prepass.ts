@@ -52,7 +52,7 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   // Depth and size first, iteratively: the visit below recurses (at most this deep). A document
   // known to be within the limits holds only schemas that are (boundWithin), so no walk is needed.
   if (!boundWithin(ctx) && !withinLimits(schema, ctx) && !checkLimits(schema, ctx)) return false;
-  visit(schema, '', schema, ctx);
+  visit(schema, { root: schema, ctx, path: [] });
   return true;
 }
 
@@ -144,59 +144,114 @@ function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
   return true;
 }
 
+/**
+ * One walk of the pre-pass: the schema's root, the context, and the path to the sub-schema being
+ * visited, as reference tokens (unescaped; indices as numbers). The path is one array, pushed and
+ * popped as the walk goes down and up, and made a JSON Pointer only for a diagnostic: most schemas
+ * have none, and a pointer string a sub-schema was a fifth of what a render allocated.
+ */
+interface Walk {
+  readonly root: JsonValue;
+  readonly ctx: LowerContext;
+  readonly path: (string | number)[];
+}
+
+/** The JSON Pointer of the walk's path. */
+function pointerOf(path: readonly (string | number)[]): string {
+  let p = '';
+  for (let i = 0; i < path.length; i++) {
+    const t = path[i] as string | number;
+    p += `/${typeof t === 'number' ? t : escapePointerToken(t)}`;
+  }
+  return p;
+}
+
+// The entries of a Map are walked with forEach and a function of the module, the walk its `this`:
+// no iterator results (the pass runs before V8 optimises it, in a CLI) and no closure a visit.
+
 /** One sub-schema (an object; anything else is not visited): its unknown keywords, its `$ref`, then its sub-schemas. */
-function visit(sub: JsonObject, pointer: string, root: JsonValue, ctx: LowerContext): void {
-  // indexed loops and forEach, not for-of: no iterator results (the pass runs before V8 optimises it, in a CLI)
+function visit(sub: JsonObject, w: Walk): void {
   const order = indexFirstOrder(sub);
   if (order !== undefined) {
-    for (let i = 0; i < order.length; i++) unknownKeyword(order[i] as string, pointer, ctx);
+    for (let i = 0; i < order.length; i++) unknownKeyword(order[i] as string, w);
   } else {
-    sub.forEach((_, key) => unknownKeyword(key, pointer, ctx));
+    sub.forEach(unknownKeywordEntry, w);
   }
   const ref = sub.get('$ref');
-  if (typeof ref === 'string') resolveRef(root, ref, pointer, ctx);
+  if (typeof ref === 'string') resolveRef(ref, w);
   if (order !== undefined) {
-    for (let i = 0; i < order.length; i++) visitKeyword(sub, order[i] as string, pointer, root, ctx);
+    for (let i = 0; i < order.length; i++) {
+      const key = order[i] as string;
+      visitKeyword(sub.get(key) as JsonValue, key, w);
+    }
   } else {
-    sub.forEach((_, key) => visitKeyword(sub, key, pointer, root, ctx));
+    sub.forEach(visitKeywordEntry, w);
   }
+}
+
+function unknownKeywordEntry(this: Walk, _value: JsonValue, key: string): void {
+  unknownKeyword(key, this);
 }
 
 /** Report a key no JSON Schema draft or OpenAPI defines (vendor `x-` keys are allowed). */
-function unknownKeyword(key: string, pointer: string, ctx: LowerContext): void {
+function unknownKeyword(key: string, w: Walk): void {
   if (KNOWN_KEYWORDS.has(key) || key.startsWith('x-')) return;
-  ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+  w.ctx.report('warning', 'schema/unknown-keyword', `${pointerOf(w.path)}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
 }
 
-/** Visit the sub-schemas one keyword of a schema holds, as json-schema-traverse does. */
-function visitKeyword(sub: JsonObject, key: string, pointer: string, root: JsonValue, ctx: LowerContext): void {
+function visitKeywordEntry(this: Walk, value: JsonValue, key: string): void {
+  visitKeyword(value, key, this);
+}
+
+/** Visit the sub-schemas one keyword of a schema holds (`sch`, its value), as json-schema-traverse does. */
+function visitKeyword(sch: JsonValue, key: string, w: Walk): void {
   if (!MAY_HOLD_SCHEMAS.has(key)) return;
-  const sch = sub.get(key) as JsonValue;
+  const path = w.path;
   if (isJsonArray(sch)) {
     if (key in ARRAY_KEYWORDS) {
       for (let i = 0; i < sch.length; i++) {
         const x = sch[i];
-        if (isJsonObject(x)) visit(x, `${pointer}/${key}/${i}`, root, ctx);
+        if (isJsonObject(x)) {
+          path.push(key, i);
+          visit(x, w);
+          path.length -= 2;
+        }
       }
     }
   } else if (key in PROPS_KEYWORDS) {
     if (isJsonObject(sch)) {
+      path.push(key);
       const order = indexFirstOrder(sch);
       if (order !== undefined) {
-        for (let i = 0; i < order.length; i++) visitProperty(sch, order[i] as string, key, pointer, root, ctx);
+        for (let i = 0; i < order.length; i++) {
+          const prop = order[i] as string;
+          visitProperty(sch.get(prop) as JsonValue, prop, w);
+        }
       } else {
-        sch.forEach((_, prop) => visitProperty(sch, prop, key, pointer, root, ctx));
+        sch.forEach(visitPropertyEntry, w);
       }
+      path.pop();
     }
   } else if (key in SCHEMA_KEYWORDS) {
-    if (isJsonObject(sch)) visit(sch, `${pointer}/${key}`, root, ctx);
+    if (isJsonObject(sch)) {
+      path.push(key);
+      visit(sch, w);
+      path.pop();
+    }
   }
 }
 
-/** One entry of an object of sub-schemas (`properties`, `$defs`…). */
-function visitProperty(sch: JsonObject, prop: string, key: string, pointer: string, root: JsonValue, ctx: LowerContext): void {
-  const x = sch.get(prop);
-  if (isJsonObject(x)) visit(x, `${pointer}/${key}/${escapePointerToken(prop)}`, root, ctx);
+function visitPropertyEntry(this: Walk, value: JsonValue, prop: string): void {
+  visitProperty(value, prop, this);
+}
+
+/** One entry of an object of sub-schemas (`properties`, `$defs`…): `x`, the schema under `prop`. */
+function visitProperty(x: JsonValue, prop: string, w: Walk): void {
+  if (isJsonObject(x)) {
+    w.path.push(prop);
+    visit(x, w);
+    w.path.pop();
+  }
 }
 
 /**
@@ -205,19 +260,28 @@ function visitProperty(sch: JsonObject, prop: string, key: string, pointer: stri
  * written. Undefined when the object has no array-index key (the Map's order is that order).
  */
 function indexFirstOrder(m: JsonObject): string[] | undefined {
-  let indices: string[] | undefined;
+  // the common case (no such key) in one forEach with a function of the module: nothing allocated
+  sawIndexKey = false;
+  m.forEach(noteIndexKey);
+  if (!sawIndexKey) return undefined;
+  const indices: string[] = [];
+  const others: string[] = [];
   m.forEach((_, k) => {
     const c = k.charCodeAt(0);
-    if (c >= 48 && c <= 57 && isArrayIndex(k)) (indices ??= []).push(k);
+    (c >= 48 && c <= 57 && isArrayIndex(k) ? indices : others).push(k);
   });
-  if (indices === undefined) return undefined;
-  const out: string[] = indices;
-  out.sort((a, b) => Number(a) - Number(b));
-  m.forEach((_, k) => {
-    const c = k.charCodeAt(0);
-    if (!(c >= 48 && c <= 57 && isArrayIndex(k))) out.push(k);
-  });
-  return out;
+  indices.sort((a, b) => Number(a) - Number(b));
+  for (let i = 0; i < others.length; i++) indices.push(others[i] as string);
+  return indices;
+}
+
+/** Set by noteIndexKey when a key it is given is an array index. */
+let sawIndexKey = false;
+
+function noteIndexKey(_value: JsonValue, k: string): void {
+  if (sawIndexKey) return;
+  const c = k.charCodeAt(0);
+  if (c >= 48 && c <= 57 && isArrayIndex(k)) sawIndexKey = true;
 }
 
 /** True for an array index as JavaScript objects order them: a canonical decimal integer up to 2^32 − 2. */
@@ -230,19 +294,20 @@ function isArrayIndex(k: string): boolean {
   return Number(k) <= 4294967294;
 }
 
-/** Resolve one `$ref` and record the answer for the lowering. */
-function resolveRef(root: JsonValue, ref: string, pointer: string, ctx: LowerContext): void {
+/** Resolve one `$ref` (of the sub-schema at the walk's path) and record the answer for the lowering. */
+function resolveRef(ref: string, w: Walk): void {
+  const { root, ctx } = w;
   if (ctx.refs.has(ref)) return;
   const target = localRefPointer(ref);
   const resolved = target === undefined ? undefined : resolvePointer(root, target);
   if (target === undefined || resolved === undefined) {
     ctx.refs.set(ref, { status: 'unresolved' });
-    ctx.report('warning', 'schema/unresolved-ref', `${pointer}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
+    ctx.report('warning', 'schema/unresolved-ref', `${pointerOf(w.path)}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
     return;
   }
   if (refOnlyCycle(root, target, ctx.refCycles)) {
     ctx.refs.set(ref, { status: 'circular', target });
-    ctx.report('warning', 'schema/ref-cycle', `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
+    ctx.report('warning', 'schema/ref-cycle', `${pointerOf(w.path)}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
     return;
   }
   ctx.refs.set(ref, { status: 'ok', target });
