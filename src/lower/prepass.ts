@@ -124,10 +124,7 @@ function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
       ctx.report('error', 'schema/too-deep', '', `the schema nests deeper than ${ctx.limits.maxDepth} levels; it is not rendered`);
       return false;
     }
-    if (++count > ctx.limits.maxNodes) {
-      ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
-      return false;
-    }
+    count++;
     if (isJsonObject(v)) {
       for (const x of v.values()) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.size;
@@ -135,7 +132,7 @@ function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
       for (const x of v) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.length;
     }
-    // a container's entries count at once: tested here too, or the last container's would never be
+    // the value and its entries, tested once they are all counted (the last container's entries too)
     if (count > ctx.limits.maxNodes) {
       ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
       return false;

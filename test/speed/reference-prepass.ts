@@ -1,9 +1,9 @@
 /**
  * The lowering pre-pass as it was before issue 12 (src/lower/prepass.ts at a83a464): the schema
  * copied to plain objects and walked by json-schema-traverse. The reference the in-place walk is
- * checked against (test/speed/prepass.test.ts). One change since, made in both: the size check also
- * tests the count after a container's entries are added (the last container's entries went untested;
- * test/lower.test.ts "too large").
+ * checked against (test/speed/prepass.test.ts). One change since, made in both: the size check tests
+ * the count once a value and its entries are counted, not before its entries (the last container's
+ * entries went untested; test/lower.test.ts "too large").
  */
 import traverse from 'json-schema-traverse';
 import { isJsonArray, isJsonObject, toJs, type JsonValue } from '../../src/ir/json.js';
@@ -38,10 +38,7 @@ export function referencePrepass(schema: JsonValue, ctx: LowerContext): boolean 
       ctx.report('error', 'schema/too-deep', '', `the schema nests deeper than ${ctx.limits.maxDepth} levels; it is not rendered`);
       return false;
     }
-    if (++count > ctx.limits.maxNodes) {
-      ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
-      return false;
-    }
+    count++;
     if (isJsonObject(v)) {
       for (const x of v.values()) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.size;
@@ -49,7 +46,7 @@ export function referencePrepass(schema: JsonValue, ctx: LowerContext): boolean 
       for (const x of v) if (typeof x === 'object' && x !== null) values.push(x), depths.push(d + 1);
       count += v.length;
     }
-    // a container's entries count at once: tested here too, or the last container's would never be
+    // the value and its entries, tested once they are all counted (the last container's entries too)
     if (count > ctx.limits.maxNodes) {
       ctx.report('error', 'schema/too-large', '', `the schema has more than ${ctx.limits.maxNodes} values; it is not rendered`);
       return false;
