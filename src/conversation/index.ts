@@ -15,6 +15,7 @@ import { renderVllm } from './vllm.js';
 
 export { readConversation, readRequestBody, toChatMessages } from './read.js';
 export { SERVERS, MESSAGE_FORMATS, type ServerName, type MessageFormat, type ConversationInput, type ServerRequest, type ServerPrompt, type CompiledToolSet } from './types.js';
+export { templateServerInput, type TemplateServerName, type TemplateContentFormat, type TemplateServerInput, type TemplateServerOutput } from './template-servers.js';
 
 /** The gpt-oss layout each server prints: openai-harmony's, the official chat template's, or Ollama's own Go template. */
 export type ServerFlavor = 'openai-harmony' | 'chat-template' | 'ollama';
