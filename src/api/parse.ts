@@ -48,7 +48,8 @@ export async function parseCompletion(input: string | readonly number[], options
   const model = options.model ?? 'gpt-oss';
   if (model !== 'gpt-oss') {
     const r = parseToolCalls(typeof input === 'string' ? input : '', { model, ...(options.tools ? { tools: options.tools } : {}), ...(options.server ? { server: options.server } : {}) });
-    const checks = options.tools ? await checkToolCalls(r.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })), options.tools) : undefined;
+    // the calls themselves: a call the output ended inside of carries that mark (never runnable)
+    const checks = options.tools ? await checkToolCalls(r.tool_calls, options.tools) : undefined;
     const diagnostics = [...r.diagnostics, ...(checks?.diagnostics ?? [])];
     return { output: { content: r.content, tool_calls: r.tool_calls }, diagnostics, failed: diagnostics.some((d) => d.severity === 'error') };
   }

@@ -23,7 +23,9 @@ Options:
                         tolerant (never fails: problems become diagnostics with byte offsets)
   --tools <file>        the tools the prompt was rendered with (any shape render reads): tool calls
                         are checked against their schemas (unknown tool, JSON that does not parse,
-                        arguments that break the schema), and vLLM returns calls only when there are tools
+                        arguments that break the schema, a schema that cannot be compiled), and a
+                        call the output cut off is call/incomplete (never runnable; the printed
+                        response stays what vLLM returns); vLLM returns calls only when there are tools
   --model <m>           gpt-oss (default) | hermes | qwen | qwen3-coder | anthropic
   --server <s>          xml dialects: vllm returns what vLLM's tool parser returns, quirks included
                         (default: decode by the schema and report every coercion)
@@ -36,8 +38,9 @@ Options:
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 
-Exit codes: 0 parsed (with --mode tolerant, always), 1 the completion was refused (strict/lenient
-parse error) or a tool call is invalid for --tools, 2 usage error.
+Exit codes: 0 parsed (with --mode tolerant and no --tools, always), 1 the completion was refused
+(strict/lenient parse error), a tool call is invalid for --tools or cut off (never runnable), or an
+xml dialect's output has an error (a call dropped, or cut off: parse/incomplete-call), 2 usage error.
 `;
 
 const OPTIONS = {

@@ -354,7 +354,8 @@ class TemplateLint {
     };
     if (m.has('anyOf')) at('lint/any-anyof', 'anyOf', `anyOf is shown as \`any\`${anyOfHint(m.get('anyOf'))}`);
     if (m.has('allOf')) at('lint/any-allof', 'allOf', 'allOf is shown as `any`: merge the members into one schema');
-    if (m.has('$ref')) at('lint/any-ref', '$ref', `$ref ${quote(String(m.get('$ref')))} is shown as \`any\`: references are not followed; inline the definition`);
+    // a $ref to nothing is lint/unresolved-ref (an error), not something to inline
+    if (m.has('$ref') && !this.r.isBrokenRef(`${p}/$ref`)) at('lint/any-ref', '$ref', `$ref ${quote(String(m.get('$ref')))} is shown as \`any\`: references are not followed; inline the definition`);
     if (m.has('const')) at('lint/any-const', 'const', 'const is shown as `any`: write `"type"` and a one-value `"enum"`');
     if (m.has('enum') && type === undefined) at('lint/any-enum', 'enum', 'an enum without `type` is shown as `any`: add a `"type"`');
     if (m.has('not') || m.has('if')) {

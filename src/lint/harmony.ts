@@ -276,7 +276,8 @@ export function anyFinding(r: Reporter, m: IrNode): void {
       if (m.origin === 'allOf') r.at('lint/any-allof', `${p}/allOf`, 'allOf is shown as `any`: merge the members into one schema (or render with --faithful)');
       return;
     case 'ref':
-      r.at('lint/any-ref', `${p}/$ref`, `$ref ${quote(m.ref)} is shown as \`any\`: references are not followed; inline the definition (or render with --faithful)`);
+      // a $ref to nothing is lint/unresolved-ref (an error), not something to inline
+      if (!r.isBrokenRef(`${p}/$ref`)) r.at('lint/any-ref', `${p}/$ref`, `$ref ${quote(m.ref)} is shown as \`any\`: references are not followed; inline the definition (or render with --faithful)`);
       return;
     case 'literal':
       r.at('lint/any-const', `${p}/const`, `const ${JSON.stringify(m.value)} is shown as \`any\`: write \`"type": ${typeNameOf(m.value)}, "enum": [${JSON.stringify(m.value)}]\``);

@@ -9,7 +9,7 @@ import { readTools, type ToolsInput } from '../api/compile.js';
 import { lowerTool } from '../lower/index.js';
 import { lintChatTemplateTool } from './chat-template.js';
 import { lintHarmonyTool } from './harmony.js';
-import { Reporter } from './report.js';
+import { checkBrokenRefs, Reporter } from './report.js';
 import { LINT_FLAVORS, type Finding, type LintOptions, type LintResult } from './types.js';
 
 export { LINT_FLAVORS, LINT_RULES, severityOf, type Finding, type LintCode, type LintFlavor, type LintOptions, type LintResult, type LintRule } from './types.js';
@@ -26,11 +26,14 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): LintRes
   for (const def of read.tools) {
     const lowered = lowerTool(def);
     diagnostics.push(...lowered.diagnostics);
+    // the lowering resolves every $ref once: the ones that resolve to nothing are lint errors
+    const brokenRefs = new Set(lowered.diagnostics.filter((d) => d.code === 'schema/unresolved-ref').map((d) => d.path));
     for (const flavor of LINT_FLAVORS) {
       if (!flavors.includes(flavor)) continue;
-      const r = new Reporter(findings, flavor, def);
+      const r = new Reporter(findings, flavor, def, brokenRefs);
       if (flavor === 'openai-harmony') lintHarmonyTool(lowered.tool, r);
       else lintChatTemplateTool(lowered.tool, r, diagnostics);
+      checkBrokenRefs(r);
     }
   }
   return { findings, diagnostics };

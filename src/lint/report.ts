@@ -2,7 +2,7 @@
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../input/types.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
-import { resolvePointer } from '../lower/refs.js';
+import { localRefPointer, resolvePointer } from '../lower/refs.js';
 import { severityOf, type Finding, type LintCode, type LintFlavor } from './types.js';
 
 /** Findings of one tool under one flavor, each (code, pointer) once. */
@@ -12,7 +12,13 @@ export class Reporter {
     readonly out: Finding[],
     readonly flavor: LintFlavor,
     readonly def: ToolDefinition,
+    /** Pointers (of the input document) of the tool's `$ref`s that resolve to nothing: `lint/unresolved-ref`, not `lint/any-ref`. */
+    readonly brokenRefs: ReadonlySet<string> = new Set(),
   ) {}
+  /** Is the `$ref` at this pointer (relative to the tool's parameters) one that resolves to nothing? */
+  isBrokenRef(pointer: string): boolean {
+    return this.brokenRefs.has(this.def.parametersPointer + pointer);
+  }
   /** Report at a pointer relative to the tool's parameters. */
   at(code: LintCode, pointer: string, message: string): void {
     this.abs(code, this.def.parametersPointer + pointer, message);
@@ -159,6 +165,20 @@ export function constraintsOf(schema: JsonValue | undefined): string[] {
 export function checkConstraints(r: Reporter, schema: JsonValue | undefined, pointer: string): void {
   const ks = constraintsOf(schema);
   if (ks.length) r.at('lint/dropped-constraint', pointer, `${ks.join(', ')} ${ks.length === 1 ? 'is' : 'are'} not shown to the model; say it in the description if it matters`);
+}
+
+/**
+ * Report every `$ref` of the tool that resolves to nothing (the lowering's `schema/unresolved-ref`,
+ * wherever it sits, shown or not) as an error: the model sees `any` there, and no validator can
+ * compile the parameters, so checkToolCalls finds no call to the tool runnable.
+ */
+export function checkBrokenRefs(r: Reporter): void {
+  for (const path of r.brokenRefs) {
+    const holder = rawAt(r.def.parameters, path.slice(r.def.parametersPointer.length, -'/$ref'.length));
+    const ref = String(isJsonObject(holder) ? holder.get('$ref') : '');
+    const what = localRefPointer(ref) === undefined ? `$ref ${quote(ref)} is not a local reference ("#/…") and cannot be resolved` : `$ref ${quote(ref)} points to nothing in this schema`;
+    r.abs('lint/unresolved-ref', path, `${what}: the model sees \`any\` here, and the parameters cannot be compiled, so no call to this tool can be checked (checkToolCalls: call/schema-not-compiled, never runnable); make it point to a definition of this schema`);
+  }
 }
 
 /** The schema as written at a pointer relative to the tool's parameters. */

@@ -42,6 +42,7 @@ export const LINT_RULES = {
   'lint/any-anyof': { severity: 'warning', flavors: BOTH, summary: 'an anyOf is shown as `any`' },
   'lint/any-allof': { severity: 'warning', flavors: BOTH, summary: 'an allOf is shown as `any`' },
   'lint/any-ref': { severity: 'warning', flavors: BOTH, summary: 'a $ref is shown as `any` (references are not followed)' },
+  'lint/unresolved-ref': { severity: 'error', flavors: BOTH, summary: 'a $ref that resolves to nothing: shown as `any`, and no call to the tool can be checked (never runnable)' },
   'lint/any-const': { severity: 'warning', flavors: BOTH, summary: 'a const without a type is shown as `any`' },
   'lint/any-enum': { severity: 'warning', flavors: BOTH, summary: 'an enum without a type is shown as `any`' },
   'lint/any-missing-type': { severity: 'warning', flavors: BOTH, summary: 'properties or items without `type` are shown as `any`' },

@@ -10,7 +10,13 @@
  * becomes `prefixItems` (and `additionalItems` → `items`), `dependencies` becomes
  * `dependentRequired`/`dependentSchemas`, OpenAPI `nullable: true` adds `null` to `type`/`enum`;
  * `definitions` with `$ref: "#/definitions/…"` works as written. `format` is not checked. A schema
- * Ajv cannot compile is a `call/schema-not-compiled` warning, never a crash.
+ * Ajv cannot compile (a `$ref` that points nowhere, an unknown type name) is a `call/schema-not-compiled`
+ * error, never a crash: the call is `unchecked`, not valid, never runnable.
+ *
+ * A call is cut off (`call/incomplete`, never runnable) when it says so (`complete: false`), when the
+ * parser that returned it marked it (toChatCompletion, the streamed chunks, parseToolCalls: see
+ * completeness.ts; the mark is not in the call's JSON), or, for calls that came as JSON, when the
+ * response's `finishReason` is `length` (the last call).
  *
  * Codes: `call/unknown-tool`, `call/invalid-json`, `call/invalid-arguments` (one per Ajv error),
  * `call/incomplete`, `call/on-analysis`, `call/repaired`, `call/schema-not-compiled`, `call/too-deep`.
@@ -18,7 +24,8 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { ToolDefinition } from '../input/types.js';
 import { JsonSyntaxError, parseJson, toJs, type JsonValue } from '../ir/json.js';
-import { functionNameOf, isFunctionRecipient, normalizeRecipient, toolDefinitionsOf, type ChatCompletionToolCall, type ToolsLike } from './openai.js';
+import { incompleteReason, markIncomplete } from './completeness.js';
+import { functionNameOf, isFunctionRecipient, normalizeRecipient, toolDefinitionsOf, type ToolsLike } from './openai.js';
 import type { HarmonyParseResult } from './types.js';
 
 /** A call to check: its name and arguments text, and where it came from when known. */
@@ -32,12 +39,19 @@ export interface ToolCallInput {
   readonly complete?: boolean;
 }
 
+/** A call in the Chat Completions shape: what toChatCompletion, accumulateChunks and parseToolCalls return (`id` and `type` are not read). */
+export interface FunctionToolCallLike {
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
 /** Options of checkToolCalls. */
 export interface CheckToolCallsOptions {
   /** Make trivial repairs (a code fence around the JSON, text after it, empty arguments as `{}`), each reported as `call/repaired`. */
   readonly repair?: boolean;
   /** JSON Pointer of the calls list in diagnostics (default `/tool_calls`, as in a Chat Completions message). */
   readonly pointer?: string;
+  /** The response's `finish_reason`, for calls that came as JSON: `length` (the engine ran out of tokens) makes the last call `call/incomplete`. */
+  readonly finishReason?: string | null;
 }
 
 /** One call, checked. */
@@ -50,9 +64,11 @@ export interface CheckedToolCall {
   readonly value?: unknown;
   /** The JSON text that was parsed when a repair changed it. */
   readonly repaired?: string;
-  /** A declared tool, JSON arguments, and (when its schema compiled) arguments matching the schema. */
+  /** A declared tool, JSON arguments, and arguments matching the tool's schema (false when the schema could not be compiled). */
   readonly valid: boolean;
-  /** Valid and complete: safe to run. */
+  /** Set when the tool's schema could not be compiled (`call/schema-not-compiled`): the arguments were not checked, and the call is never runnable. */
+  readonly unchecked?: true;
+  /** Valid, checked and complete: safe to run. */
   readonly runnable: boolean;
 }
 
@@ -68,7 +84,7 @@ export interface CheckToolCallsResult {
  * once per tool set (cached). Throws a CompileError only when the tools cannot be read.
  */
 export async function checkToolCalls(
-  calls: readonly (ToolCallInput | ChatCompletionToolCall)[],
+  calls: readonly (ToolCallInput | FunctionToolCallLike)[],
   tools: ToolsLike,
   options: CheckToolCallsOptions = {},
 ): Promise<CheckToolCallsResult> {
@@ -77,7 +93,8 @@ export async function checkToolCalls(
   const diagnostics: Diagnostic[] = [];
   const out: CheckedToolCall[] = [];
   for (let index = 0; index < calls.length; index++) {
-    const call = asInput(calls[index]);
+    const lastOfCut = options.finishReason === 'length' && index === calls.length - 1;
+    const call = asInput(calls[index], lastOfCut ? 'the response\'s finish_reason is "length": the engine ran out of tokens, and the last call may be cut off' : undefined);
     out.push(await checkOne(call, index, `${base}/${index}`, set, options, diagnostics));
   }
   return { calls: out, diagnostics };
@@ -89,25 +106,34 @@ export function toolCallsFromParse(parsed: HarmonyParseResult): (ToolCallInput &
   parsed.messages.forEach((m, i) => {
     const recipient = normalizeRecipient(m.recipient);
     if (m.role !== 'assistant' || !isFunctionRecipient(recipient)) return;
-    out.push({ name: functionNameOf(recipient!), arguments: m.content, ...(m.channel !== undefined ? { channel: m.channel } : {}), complete: i < parsed.completedBeforeEnd, messageIndex: i });
+    const complete = i < parsed.completedBeforeEnd;
+    const call = { name: functionNameOf(recipient!), arguments: m.content, ...(m.channel !== undefined ? { channel: m.channel } : {}), complete, messageIndex: i };
+    out.push(complete ? call : markIncomplete(call, 'no <|call|>'));
   });
   return out;
 }
 
-function asInput(c: ToolCallInput | ChatCompletionToolCall): ToolCallInput {
-  if ('function' in c && typeof c.function === 'object' && c.function !== null) return { name: c.function.name, arguments: c.function.arguments };
-  return c as ToolCallInput;
+/** A call to check, with why it is cut off (when it is). */
+type Input = ToolCallInput & { readonly cut?: string };
+
+/** The call as checkOne reads it; cut off when it says so, when its parser marked it, or when `length` says so of the last call. */
+function asInput(c: ToolCallInput | FunctionToolCallLike, lengthCut: string | undefined): Input {
+  const marked = incompleteReason(c);
+  const base: ToolCallInput = 'function' in c && typeof c.function === 'object' && c.function !== null ? { name: c.function.name, arguments: c.function.arguments } : (c as ToolCallInput);
+  const cut = marked ?? (base.complete === false ? 'no stop token' : lengthCut);
+  return cut === undefined ? base : { ...base, complete: false, cut };
 }
 
 // ---------------------------------------------------------------------------------------
 // One call
 
-async function checkOne(call: ToolCallInput, index: number, at: string, set: ToolSet, options: CheckToolCallsOptions, diagnostics: Diagnostic[]): Promise<CheckedToolCall> {
+async function checkOne(call: Input, index: number, at: string, set: ToolSet, options: CheckToolCallsOptions, diagnostics: Diagnostic[]): Promise<CheckedToolCall> {
   const tool = call.name;
   const argsPath = `${at}/function/arguments`;
   let valid = true;
+  let unchecked = false;
   if (call.complete === false) {
-    diagnostics.push({ code: 'call/incomplete', severity: 'error', tool, path: at, message: `the call to ${JSON.stringify(call.name)} was cut off by the end of the output (no <|call|>): its arguments may be partial and it must not be run` });
+    diagnostics.push({ code: 'call/incomplete', severity: 'error', tool, path: at, message: `the call to ${JSON.stringify(call.name)} was cut off by the end of the output (${call.cut ?? 'no stop token'}): its arguments may be partial and it must not be run` });
   }
   if (call.channel === 'analysis') {
     diagnostics.push({ code: 'call/on-analysis', severity: 'warning', tool, path: at, message: `the call to ${JSON.stringify(call.name)} was written on the analysis channel (function calls belong on commentary); servers still return it as a call` });
@@ -138,7 +164,9 @@ async function checkOne(call: ToolCallInput, index: number, at: string, set: Too
   if (def) {
     const validator = await set.validatorFor(def);
     if ('error' in validator) {
-      diagnostics.push({ code: 'call/schema-not-compiled', severity: 'warning', tool, path: def.parametersPointer, message: `the parameters schema of ${JSON.stringify(def.name)} could not be compiled (${validator.error}); the arguments were checked as JSON only` });
+      valid = false;
+      unchecked = true;
+      diagnostics.push({ code: 'call/schema-not-compiled', severity: 'error', tool, path: def.parametersPointer, message: `the parameters schema of ${JSON.stringify(def.name)} could not be compiled (${validator.error}): the arguments cannot be checked, so the call is never runnable; fix the schema (harmony-catalog lint names the broken part)` });
     } else {
       let ok: boolean;
       try {
@@ -161,7 +189,7 @@ async function checkOne(call: ToolCallInput, index: number, at: string, set: Too
     valid = false;
     diagnostics.push({ code: 'call/invalid-arguments', severity: 'error', tool, path: argsPath, message: `expected object (function arguments are an object of named parameters), got ${typeName(value)} (schema #)` });
   }
-  return { index, name: call.name, arguments: call.arguments, value, ...repaired, valid, runnable: valid && call.complete !== false };
+  return { index, name: call.name, arguments: call.arguments, value, ...repaired, valid, ...(unchecked ? { unchecked: true as const } : {}), runnable: valid && call.complete !== false };
 }
 
 /** Did you mean: the same name without `functions.`, in another case, or its last dot segment. */

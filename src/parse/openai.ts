@@ -36,6 +36,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { readTools } from '../input/read.js';
 import type { ToolDefinition } from '../input/types.js';
 import type { HarmonyOpenMessage, HarmonyParseError, HarmonyParseResult, HarmonyStopToken, ParsedHarmonyMessage } from './types.js';
+import { incompleteReason, markIncomplete } from './completeness.js';
 import { PythonException, PythonJsonDecodeError, pythonJsonDumps, pythonJsonLoads } from '../emit/python/json-loads.js';
 
 // ---------------------------------------------------------------------------------------
@@ -288,11 +289,18 @@ interface FoundCall {
   readonly index: number;
   readonly name: string;
   readonly arguments: string;
+  /** False when the end of the output cut it off (no stop token): the returned call is marked (completeness.ts). */
+  readonly complete: boolean;
 }
+
+/** What never came for a Harmony call cut off by the end of the output. */
+const NO_CALL_TOKEN = 'no <|call|>';
 
 /**
  * The Chat Completions message and finish reason the server returns for a parsed Harmony completion
- * (without response ids, `usage`…). Bad model output never throws: vLLM's failures come back as a
+ * (without response ids, `usage`…). A call cut off by the end of the output (no `<|call|>`) is returned
+ * as vLLM returns it, byte for byte, and marked beside its object (completeness.ts): checkToolCalls
+ * reports it `call/incomplete`, never runnable. Bad model output never throws: vLLM's failures come back as a
  * {@link ChatCompletionFailure}. Feed a strict parse (`parseHarmony(…, {mode: 'strict'})`) for vLLM's
  * exact behaviour; a tolerant parse gives what the recovered messages would map to.
  */
@@ -345,10 +353,11 @@ function mapNewest(parsed: HarmonyParseResult, diagnostics: Diagnostic[]): Mappe
         if (a.kind === 'invalid') {
           diagnostics.push({ code: 'response/arguments-not-json', severity: 'warning', path, message: `the arguments of ${recipient} are not JSON (${a.message}); returned as written` });
         }
-        if (i >= parsed.completedBeforeEnd) {
-          diagnostics.push({ code: 'response/truncated-call', severity: 'warning', path, message: `the call to ${recipient} was cut off by the end of the output; vLLM returns it with the arguments written so far` });
+        const complete = i < parsed.completedBeforeEnd;
+        if (!complete) {
+          diagnostics.push({ code: 'response/truncated-call', severity: 'warning', path, message: `the call to ${recipient} was cut off by the end of the output; vLLM returns it with the arguments written so far (checkToolCalls: call/incomplete, never runnable)` });
         }
-        calls.push({ index: i, name: functionNameOf(recipient!), arguments: a.arguments });
+        calls.push({ index: i, name: functionNameOf(recipient!), arguments: a.arguments, complete });
         break;
       }
       case 'ignore':
@@ -394,7 +403,7 @@ function mapClassic(parsed: HarmonyParseResult, diagnostics: Diagnostic[]): Mapp
       }
       const a = vllmArguments(m.content, m.content_type);
       if (a.kind === 'raises') return { raises: `json.loads on the arguments of ${m.recipient}: ${a.message}`, path };
-      calls.push({ index: i, name: m.recipient.slice('functions.'.length), arguments: a.arguments });
+      calls.push({ index: i, name: m.recipient.slice('functions.'.length), arguments: a.arguments, complete: true });
       continue;
     }
     if (!complete) {
@@ -421,7 +430,12 @@ function shapeResponse(mapped: Mapped, engine: 'stop' | 'length', view: RequestV
     }
     calls = calls.slice(0, 1);
   }
-  const toToolCalls = () => calls.map((c): ChatCompletionToolCall => ({ id: view.id(), type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  // a cut call is returned as vLLM returns it; its completeness goes beside it, not into its JSON
+  const toToolCalls = () =>
+    calls.map((c): ChatCompletionToolCall => {
+      const call: ChatCompletionToolCall = { id: view.id(), type: 'function', function: { name: c.name, arguments: c.arguments } };
+      return c.complete ? call : markIncomplete(call, NO_CALL_TOKEN);
+    });
   switch (view.choice.kind) {
     case 'none':
       for (const c of calls) {
@@ -557,6 +571,8 @@ export function createChatCompletionStream(options: ChatCompletionStreamOptions 
   let nextToolIndex = 0;
   let toolsStreamed = false;
   let currentCall: number | undefined;
+  // the head delta of the call being streamed: marked cut off (completeness.ts) when its message ends without a stop token
+  let currentHead: ChatCompletionToolCallDelta | undefined;
 
   const first = (): ChatCompletionStreamItem[] => {
     if (started) return [];
@@ -592,7 +608,8 @@ export function createChatCompletionStream(options: ChatCompletionStreamOptions 
             diagnostics.push({ code: 'response/tool-call-not-returned', severity: 'warning', path: `/messages/${messageIndex}`, message: `the call to ${recipient} is not streamed: parallel_tool_calls is false and only the first call is sent` });
             break;
           }
-          out.push({ delta: { tool_calls: [{ index: currentCall, id: view.id(), type: 'function', function: { name: functionNameOf(recipient!), arguments: '' } }] }, finish_reason: null });
+          currentHead = { index: currentCall, id: view.id(), type: 'function', function: { name: functionNameOf(recipient!), arguments: '' } };
+          out.push({ delta: { tool_calls: [currentHead] }, finish_reason: null });
         }
         break;
       }
@@ -604,6 +621,8 @@ export function createChatCompletionStream(options: ChatCompletionStreamOptions 
         break;
       }
       case 'message-end':
+        if (currentHead && (event.stop === undefined || event.stop === 'end-of-input')) markIncomplete(currentHead, NO_CALL_TOKEN);
+        currentHead = undefined;
         kind = 'ignore';
         recipient = undefined;
         currentCall = undefined;
@@ -624,6 +643,8 @@ export function createChatCompletionStream(options: ChatCompletionStreamOptions 
     if (failed || finished) return [];
     if ('type' in view) return fail(view, '/tool_choice');
     finished = true;
+    // the input ended inside a call's content (no message-end pushed): it was cut off
+    if (currentHead) markIncomplete(currentHead, NO_CALL_TOKEN);
     const out = first();
     const engine = info.finishReason ?? engineFinishReason(info.lastToken);
     const delta: { content?: string } = {};
@@ -675,11 +696,15 @@ export function chatCompletionChunks(parsed: HarmonyParseResult, options: ChatCo
   return { chunks, diagnostics: stream.diagnostics };
 }
 
-/** Concatenate streamed chunks the way a client does: content, reasoning, and each tool call by index. */
+/**
+ * Concatenate streamed chunks the way a client does: content, reasoning, and each tool call by index.
+ * A call whose message the stream saw end without a stop token keeps that mark (completeness.ts, not
+ * in the JSON): checkToolCalls reports it `call/incomplete`, never runnable.
+ */
 export function accumulateChunks(chunks: readonly ChatCompletionStreamItem[]): { content: string | null; reasoning: string | null; tool_calls: ChatCompletionToolCall[]; finish_reason: ChatCompletionFinishReason | null; error?: ChatCompletionError } {
   let content: string | null = null;
   let reasoning: string | null = null;
-  const calls: { id: string; name: string; arguments: string }[] = [];
+  const calls: { id: string; name: string; arguments: string; cut?: string }[] = [];
   let finish: ChatCompletionFinishReason | null = null;
   for (const c of chunks) {
     if (c.error) return { content, reasoning, tool_calls: [], finish_reason: null, error: c.error };
@@ -689,10 +714,16 @@ export function accumulateChunks(chunks: readonly ChatCompletionStreamItem[]): {
     for (const t of c.delta.tool_calls ?? []) {
       const call = (calls[t.index] ??= { id: '', name: '', arguments: '' });
       if (t.id !== undefined) call.id = t.id;
+      call.cut ??= incompleteReason(t);
       if (t.function.name !== undefined) call.name += t.function.name;
       if (t.function.arguments !== undefined) call.arguments += t.function.arguments;
     }
     if (c.finish_reason !== null) finish = c.finish_reason;
   }
-  return { content, reasoning, tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })), finish_reason: finish };
+  // a call the stream marked cut off keeps the mark (completeness.ts), not in its JSON
+  const toolCalls = calls.map((c): ChatCompletionToolCall => {
+    const call: ChatCompletionToolCall = { id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } };
+    return c.cut === undefined ? call : markIncomplete(call, c.cut);
+  });
+  return { content, reasoning, tool_calls: toolCalls, finish_reason: finish };
 }

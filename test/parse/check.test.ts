@@ -270,16 +270,17 @@ describe('checkToolCalls', () => {
       expect(JSON.stringify(toJs(parameters))).toContain('nullable');
     });
 
-    it('a schema Ajv cannot compile is a warning; the call is checked as JSON only', async () => {
+    it('a schema Ajv cannot compile is an error: the call is unchecked, not valid, never runnable', async () => {
       for (const parameters of [
         { type: 'object', properties: { a: { type: 'int' } } },
         { type: 'object', properties: { a: { $ref: 'https://example.com/remote.json' } } },
+        { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
         { type: 'object', properties: { a: { type: 'string', pattern: '(?<' } } },
       ]) {
         const r = await check(parameters, '{"a": 1}');
         expect(codes(r.diagnostics), JSON.stringify(parameters)).toEqual(['call/schema-not-compiled']);
-        expect(r.diagnostics[0].path).toBe('/0/parameters');
-        expect(r.calls[0].valid).toBe(true);
+        expect(r.diagnostics[0]).toMatchObject({ severity: 'error', path: '/0/parameters' });
+        expect(r.calls[0]).toMatchObject({ value: { a: 1 }, valid: false, unchecked: true, runnable: false });
       }
     });
   });

@@ -531,10 +531,14 @@ describe('default reading: hermes and qwen JSON calls', () => {
     }
   });
 
-  it('missing </tool_call> after complete JSON: read, with a warning; output ending inside the JSON: dropped', () => {
+  it('missing </tool_call> after complete JSON: before another call, read with a warning; at the end, returned incomplete (an error); output ending inside the JSON: dropped', () => {
     const r = h('<tool_call>\n{"name": "typed", "arguments": {"s": "x"}}');
     expect(args(r)).toBe('{"s": "x"}');
-    expect(find(r, 'parse/unclosed')?.severity).toBe('warning');
+    expect(find(r, 'parse/unclosed')).toBeUndefined();
+    expect(find(r, 'parse/incomplete-call')).toMatchObject({ severity: 'error', path: '/tool_calls/0', tool: 'typed' });
+    const more = h(`<tool_call>\n{"name": "typed", "arguments": {"s": "x"}}\n${hj('{"name": "typed", "arguments": {"s": "y"}}')}`);
+    expect(more.tool_calls.map((c) => c.function.arguments)).toEqual(['{"s": "x"}', '{"s": "y"}']);
+    expect(codes(more)).toEqual(['parse/unclosed', 'parse/vllm-exception']);
     const t = h('<tool_call>\n{"name": "typed", "arguments": {"s": "x');
     expect(t.tool_calls).toEqual([]);
     expect(t.content).toBe('<tool_call>\n{"name": "typed", "arguments": {"s": "x');
@@ -720,16 +724,35 @@ describe('default reading: qwen3-coder structure', () => {
     expect(args(d(q3('s', value)))).toBe(JSON.stringify({ s: value }).replace('":"', '": "'));
   });
 
-  it('missing closing tags: read, with a warning each', () => {
+  it('missing closing tags followed by what closes the call: read, with a warning each', () => {
     const a = d('<tool_call>\n<function=typed>\n<parameter=s>\nx\n<parameter=i>\n3\n</parameter>\n</function>\n</tool_call>');
     expect(args(a)).toBe('{"s": "x", "i": 3}');
     expect(find(a, 'parse/unclosed')?.path).toBe('/tool_calls/0/function/arguments/s');
     const b = d('<tool_call>\n<function=typed>\n<parameter=s>\nx\n</parameter>\n</tool_call>');
     expect(args(b)).toBe('{"s": "x"}');
     expect(codes(b)).toEqual(['parse/unclosed']);
+  });
+
+  it('output ending after a parameter, before </function> or </tool_call>: the call is returned incomplete (an error), the calls before it are whole', () => {
     const c = d('<tool_call>\n<function=typed>\n<parameter=s>\nx\n</parameter>\n</function>');
     expect(args(c)).toBe('{"s": "x"}');
-    expect(codes(c)).toEqual(['parse/unclosed']);
+    expect(codes(c)).toEqual(['parse/incomplete-call']);
+    expect(find(c, 'parse/incomplete-call')?.message).toContain('(no </tool_call>)');
+    const cut = d('<tool_call>\n<function=typed>\n<parameter=s>\nx\n</parameter>\n');
+    expect(codes(cut)).toEqual(['parse/incomplete-call']);
+    expect(find(cut, 'parse/incomplete-call')).toMatchObject({ path: '/tool_calls/0', message: expect.stringContaining('(no </function>, no </tool_call>)') });
+    const bare = d('<function=typed>\n<parameter=s>\nx\n</parameter>\n');
+    expect(find(bare, 'parse/incomplete-call')?.message).toContain('(no </function>)');
+    const two = d(`${q3('s', 'x')}\n<tool_call>\n<function=typed>\n<parameter=s>\ny\n</parameter>\n`);
+    expect(two.tool_calls.map((x) => x.function.arguments)).toEqual(['{"s": "x"}', '{"s": "y"}']);
+    expect(find(two, 'parse/incomplete-call')?.path).toBe('/tool_calls/1');
+  });
+
+  it('a </tool_call> right after a call with no block open is dropped from the content, with its byte offset', () => {
+    const text = 'é <function=typed>\n<parameter=s>\nx\n</parameter>\n</function>\n</tool_call>';
+    const r = d(text);
+    expect(r.content).toBe('é ');
+    expect(find(r, 'parse/stray-close-tag')).toMatchObject({ severity: 'warning', path: `/text#${text.indexOf('</tool_call>')}`, message: expect.stringContaining(`at byte ${text.indexOf('</tool_call>') + 1}`) });
   });
 
   it('output ending inside a call drops it, keeps its text as content, and says vLLM returns it', () => {
@@ -804,6 +827,9 @@ describe('default reading: anthropic <function_calls>', () => {
     const open = a('<function_calls>\n<invoke name="get_weather">\n<parameter name="city">x</parameter>\n</function_calls>');
     expect(args(open)).toBe('{"city": "x"}');
     expect(codes(open)).toEqual(['parse/unclosed']);
+    const ended = a('<function_calls>\n<invoke name="get_weather">\n<parameter name="city">x</parameter>\n');
+    expect(args(ended)).toBe('{"city": "x"}');
+    expect(codes(ended)).toEqual(['parse/incomplete-call']);
     const cut = a('<function_calls>\n<invoke name="get_weather">\n<parameter name="city">Par');
     expect(cut.tool_calls).toEqual([]);
     expect(codes(cut)).toEqual(['parse/truncated']);

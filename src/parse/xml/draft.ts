@@ -10,6 +10,8 @@ export interface CallDraft {
   readonly start: number;
   /** Findings about the call (`param` set for one parameter's). */
   readonly notes: readonly { readonly note: Note; readonly param?: string }[];
+  /** Set when the output ended before the call was closed: the closing tags that never came (`no </tool_call>`). The call is returned, marked incomplete: never runnable. */
+  readonly incomplete?: string;
 }
 
 /** A finding about a place in the text (a dropped call, stray text). */
@@ -45,4 +47,23 @@ export function contentOutside(text: string, consumed: readonly (readonly [numbe
   }
   if (pos === 0 || !BLANK.test(text.slice(pos))) out += text.slice(pos);
   return BLANK.test(out) ? null : out;
+}
+
+/**
+ * Closing tags of a call block (`</tool_call>`, `</function_calls>`) that close nothing: each right
+ * after a call or block (whitespace between), with no block open, as a model writes when it leaves
+ * out the opener (Qwen3-Coder's `<function=…>…</function>\n</tool_call>`) or closes twice. Their
+ * indexes, in text order. They are no text of the answer: vLLM's parsers return no text after a call.
+ */
+export function strayCloseTags(text: string, consumed: readonly (readonly [number, number])[], close: string): number[] {
+  const out = new Set<number>();
+  for (const [, end] of consumed) {
+    for (let j = skipBlank(text, end); text.startsWith(close, j); j = skipBlank(text, j + close.length)) out.add(j);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+function skipBlank(text: string, i: number): number {
+  while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  return i;
 }

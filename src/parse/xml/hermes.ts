@@ -9,8 +9,9 @@
  *   stays content, the other calls are kept
  * - `arguments` must be an object: a JSON string holding an object, `null` or a missing
  *   `arguments` are read with a warning; anything else drops the call
- * - a missing `</tool_call>` is a warning when the JSON is complete; the output ending inside
- *   the JSON drops the call
+ * - a missing `</tool_call>` before the next `<tool_call>` is a warning; the output ending after
+ *   the JSON without `</tool_call>` returns the call marked incomplete (never runnable: it may be
+ *   cut off); the output ending inside the JSON drops the call
  * - argument values are checked against the tool's schema (type, enum) and kept as written
  */
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject, type JsonValue } from '../../ir/json.js';
@@ -163,8 +164,10 @@ export function parseJsonCalls(text: string, tools: readonly ParseTool[] | undef
         else for (const n of checkValue(value, parameterSchema(tool!.parameters, key)!)) drafted.push({ param: key, note: n });
       }
     }
-    if (!closed) drafted.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no </tool_call> after the call to ${JSON.stringify(name)} (${k >= text.length ? 'the output ends' : 'another <tool_call> follows'}): its JSON is complete, so it is read` } });
-    calls.push({ name, args, start: p, notes: drafted });
+    // the output ends before </tool_call>: the call may be cut off (incomplete); another <tool_call> after it: only the tag is missing
+    const incomplete = !closed && k >= text.length;
+    if (!closed && !incomplete) drafted.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no </tool_call> after the call to ${JSON.stringify(name)} (another <tool_call> follows): its JSON is complete, so it is read` } });
+    calls.push({ name, args, start: p, notes: drafted, ...(incomplete ? { incomplete: `no ${END}` } : {}) });
     consumed.push([p, blockEnd]);
   }
   return { calls, consumed, textNotes };

@@ -7,12 +7,17 @@
  *                  coercion reported (hermes.ts, xml-calls.ts, decode.ts); then vLLM's results for
  *                  the same text (the version asked, else both shipped versions of the model's
  *                  parser) compared with it, every difference reported (compare.ts)
+ *
+ * Either way a call the output ended inside of (its closing tags never came) is returned marked
+ * incomplete beside its object (completeness.ts; not in its JSON) with a `parse/incomplete-call`
+ * error: checkToolCalls never finds it runnable.
  */
 import { randomUUID } from 'node:crypto';
 import type { Diagnostic } from '../../diagnostics.js';
+import { copyCompleteness, incompleteReason, markIncomplete } from '../completeness.js';
 import { vllmDifferences } from './compare.js';
 import { stringifyArguments } from './decode.js';
-import { contentOutside, type DialectParse } from './draft.js';
+import { contentOutside, strayCloseTags, type DialectParse } from './draft.js';
 import { parseJsonCalls } from './hermes.js';
 import { readParseTools, type ParseTool } from './tools.js';
 import { XML_PARSE_MODELS, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
@@ -46,7 +51,18 @@ function toolCallId(): string {
 }
 
 function withIds(calls: readonly XmlToolCall[], ids: boolean | undefined): XmlToolCall[] {
-  return calls.map((c) => (ids ? { id: toolCallId(), type: 'function', function: c.function } : { type: 'function', function: c.function }));
+  return calls.map((c) => copyCompleteness(c, ids ? { id: toolCallId(), type: 'function', function: c.function } : { type: 'function', function: c.function }));
+}
+
+/** The error for a returned call the output ended inside of (`why`: the closing tags that never came; `server`: who returns it as whole). */
+function incompleteCall(index: number, name: string, why: string, server: string | undefined): Diagnostic {
+  const how = server !== undefined ? `${server} returns it as if it were whole; it is marked incomplete here` : 'it is returned marked incomplete';
+  return { code: 'parse/incomplete-call', severity: 'error', tool: name, path: argumentPointer(index), message: `the output ends before the call to ${JSON.stringify(name)} is closed (${why}), so it may be cut off (max_tokens): ${how}, and must never be run` };
+}
+
+/** The UTF-8 byte offset of index `at` of the text. */
+function byteOffset(text: string, at: number): number {
+  return Buffer.byteLength(text.slice(0, at), 'utf8');
 }
 
 function parserFamily(model: string): 'hermes' | 'qwen3_coder' | undefined {
@@ -90,18 +106,33 @@ export function parseToolCalls(text: string, options: XmlParseOptions): XmlParse
     if (version !== undefined) {
       const x = vllmExtractToolCalls(text, version, tools);
       if (x.exception !== undefined) diagnostics.push({ code: 'parse/vllm-exception', severity: 'warning', path: '', message: `vLLM (${version}) raises ${x.exception}: it returns no tool calls and the whole output as content` });
-      return { content: x.content, tool_calls: withIds(x.tools_called ? x.tool_calls : [], options.ids), diagnostics };
+      const returned = withIds(x.tools_called ? x.tool_calls : [], options.ids);
+      returned.forEach((c, i) => {
+        const why = incompleteReason(c);
+        if (why !== undefined) diagnostics.push(incompleteCall(i, c.function.name, why, `vLLM (${version})`));
+      });
+      return { content: x.content, tool_calls: returned, diagnostics };
     }
     diagnostics.push({ code: 'parse/no-vllm-parser', severity: 'error', path: '/server', message: `vLLM has no tool parser for ${model} output: the default reading is returned` });
   }
 
   const parse: DialectParse = model === 'qwen3-coder' ? parseXmlCalls(text, tools, QWEN3_CODER_SYNTAX) : model === 'anthropic' ? parseXmlCalls(text, tools, ANTHROPIC_SYNTAX) : parseJsonCalls(text, tools);
-  const calls: XmlToolCall[] = parse.calls.map((c) => ({ type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } }));
-  const content = contentOutside(text, parse.consumed);
+  const calls: XmlToolCall[] = parse.calls.map((c) => {
+    const call: XmlToolCall = { type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } };
+    return c.incomplete === undefined ? call : markIncomplete(call, c.incomplete);
+  });
+  // a block's closing tag right after a call, with no block open, is no text of the answer
+  const close = model === 'anthropic' ? ANTHROPIC_SYNTAX.wrapperClose : QWEN3_CODER_SYNTAX.wrapperClose;
+  const stray = strayCloseTags(text, parse.consumed, close);
+  const content = contentOutside(text, [...parse.consumed, ...stray.map((at) => [at, at + close.length] as const)]);
   // findings in the order of the text: about a place in it, or about a call (at its start)
   const found: { at: number; d: Diagnostic }[] = [];
   for (const t of parse.textNotes) found.push({ at: t.at, d: { ...t.note, ...(t.tool !== undefined ? { tool: t.tool } : {}), path: `/text#${t.at}` } });
+  for (const at of stray) {
+    found.push({ at, d: { code: 'parse/stray-close-tag', severity: 'warning', path: `/text#${at}`, message: `a ${close} at byte ${byteOffset(text, at)} closes no block (it follows a call, with no ${close.replace('/', '')} open): dropped from the content` } });
+  }
   parse.calls.forEach((c, i) => {
+    if (c.incomplete !== undefined) found.push({ at: c.start, d: incompleteCall(i, c.name, c.incomplete, undefined) });
     for (const n of c.notes) found.push({ at: c.start, d: { ...n.note, tool: c.name, path: argumentPointer(i, n.param) } });
   });
   diagnostics.push(...found.sort((a, b) => a.at - b.at).map((f) => f.d));

@@ -11,26 +11,30 @@
  * - `arguments` re-serialised with `json.dumps(…, ensure_ascii=False)`; becf329d first decodes
  *   a string `arguments` with `json.loads`, 02bb669b serialises the string itself (double-encoded)
  * - content is the text before the first `<tool_call>`, or null when empty
+ *
+ * A call whose `<tool_call>` the output never closed is returned, as vLLM returns it, marked
+ * incomplete beside its object (completeness.ts): never runnable.
  */
 import { PyDict, PythonException, pyTypeName, pythonJsonDumps, pythonJsonLoads, pyStrRepr, type PyValue } from './python-values.js';
+import { markIncomplete } from '../completeness.js';
 import { vllmFallback, type VllmExtraction, type VllmToolCall } from './vllm-types.js';
 
 const START = '<tool_call>';
 const END = '</tool_call>';
 
-/** `re.findall(r"<tool_call>(.*?)</tool_call>|<tool_call>(.*)", text, re.DOTALL)`, each match's non-empty group. */
-export function hermesToolCallBodies(text: string): string[] {
-  const out: string[] = [];
+/** `re.findall(r"<tool_call>(.*?)</tool_call>|<tool_call>(.*)", text, re.DOTALL)`, each match's non-empty group, and whether its `</tool_call>` came. */
+export function hermesToolCallBodies(text: string): { readonly body: string; readonly closed: boolean }[] {
+  const out: { body: string; closed: boolean }[] = [];
   let pos = 0;
   for (;;) {
     const p = text.indexOf(START, pos);
     if (p < 0) break;
     const c = text.indexOf(END, p + START.length);
     if (c >= 0) {
-      out.push(text.slice(p + START.length, c));
+      out.push({ body: text.slice(p + START.length, c), closed: true });
       pos = c + END.length;
     } else {
-      out.push(text.slice(p + START.length));
+      out.push({ body: text.slice(p + START.length), closed: false });
       pos = text.length;
     }
   }
@@ -60,7 +64,8 @@ function validateName(name: PyValue): string {
 export function vllmHermes(text: string, decodeStringArguments: boolean): VllmExtraction {
   if (!text.includes(START)) return { tools_called: false, tool_calls: [], content: text };
   try {
-    const raw = hermesToolCallBodies(text).map((body) => pythonJsonLoads(body));
+    const bodies = hermesToolCallBodies(text);
+    const raw = bodies.map(({ body }) => pythonJsonLoads(body));
     if (decodeStringArguments) {
       // becf329d: `if isinstance(fc["arguments"], str): fc["arguments"] = json.loads(fc["arguments"])`
       for (const fc of raw) {
@@ -68,10 +73,11 @@ export function vllmHermes(text: string, decodeStringArguments: boolean): VllmEx
         if (typeof args === 'string') (fc as PyDict).set('arguments', pythonJsonLoads(args));
       }
     }
-    const calls: VllmToolCall[] = raw.map((fc) => {
+    const calls: VllmToolCall[] = raw.map((fc, k) => {
       const name = getItem(fc, 'name');
       const args = pythonJsonDumps(getItem(fc, 'arguments'));
-      return { type: 'function', function: { name: validateName(name), arguments: args } };
+      const call: VllmToolCall = { type: 'function', function: { name: validateName(name), arguments: args } };
+      return bodies[k].closed ? call : markIncomplete(call, `no ${END}`);
     });
     const content = text.slice(0, text.indexOf(START));
     return { tools_called: true, tool_calls: calls, content: content || null };

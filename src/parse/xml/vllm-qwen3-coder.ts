@@ -23,9 +23,14 @@
  * Both: json.dumps(ensure_ascii=False) of the parameters; an unknown parameter, an unknown
  * function or a request without tools keeps every value a string; any exception (`inf` for a
  * number: `int(inf)`) drops every call and returns the whole output as content.
+ *
+ * A call the output ended inside of (the last call of a `<tool_call>` never closed; without any
+ * `<tool_call>`, a `<function=` never closed) is returned as vLLM returns it, marked incomplete
+ * beside its object (completeness.ts): never runnable.
  */
 import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { pyStr as pythonStr } from '../../emit/python/values.js';
+import { markIncomplete } from '../completeness.js';
 import { pythonLiteralEval } from './literal-eval.js';
 import { PyDict, PythonException, pyFloat, pyInt, pyLstrip, pyStrip, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pythonTruncate, type PyValue } from './python-values.js';
 import { argumentsConfigOld, pyContains, pyGetItem, toolProperties, type ParseTool } from './tools.js';
@@ -169,9 +174,15 @@ function convertNew(value: string, name: string, config: JsonObject): PyValue {
 // ---------------------------------------------------------------------------------------
 // 0b13f933: regular expressions
 
+/** A matched body, and whether its closing tag came. */
+interface Body {
+  readonly body: string;
+  readonly closed: boolean;
+}
+
 /** `<tool_call>(.*?)</tool_call>|<tool_call>(.*?)$` findall (DOTALL; `$` also matches before a final newline). */
-function toolCallBodiesOld(text: string): string[] {
-  const out: string[] = [];
+function toolCallBodiesOld(text: string): Body[] {
+  const out: Body[] = [];
   let pos = 0;
   for (;;) {
     const p = text.indexOf(TC_START, pos);
@@ -179,11 +190,11 @@ function toolCallBodiesOld(text: string): string[] {
     const from = p + TC_START.length;
     const c = text.indexOf(TC_END, from);
     if (c >= 0) {
-      out.push(text.slice(from, c));
+      out.push({ body: text.slice(from, c), closed: true });
       pos = c + TC_END.length;
     } else {
       const end = text.endsWith('\n') && text.length - 1 >= from ? text.length - 1 : text.length;
-      out.push(text.slice(from, end));
+      out.push({ body: text.slice(from, end), closed: false });
       pos = end;
     }
   }
@@ -191,18 +202,29 @@ function toolCallBodiesOld(text: string): string[] {
 }
 
 /** `<function=(.*?)</function>|<function=(.*)$` findall. */
-function functionBodiesOld(text: string): string[] {
-  const out: string[] = [];
+function functionBodiesOld(text: string): Body[] {
+  const out: Body[] = [];
   let pos = 0;
   for (;;) {
     const f = text.indexOf(FN_PREFIX, pos);
     if (f < 0) break;
     const from = f + FN_PREFIX.length;
     const c = text.indexOf(FN_END, from);
-    out.push(c >= 0 ? text.slice(from, c) : text.slice(from));
+    out.push({ body: c >= 0 ? text.slice(from, c) : text.slice(from), closed: c >= 0 });
     pos = c >= 0 ? c + FN_END.length : text.length;
   }
   return out;
+}
+
+/**
+ * What never came for a call the output ended inside of, or undefined: in a `<tool_call>` block, the
+ * last call of a block never closed (the calls before it were followed by more); without any block,
+ * a `<function=` never closed.
+ */
+function cutOff(fn: Body, block: Body | undefined, last: boolean): string | undefined {
+  if (block === undefined) return fn.closed ? undefined : `no ${FN_END}`;
+  if (block.closed || !last) return undefined;
+  return `${fn.closed ? '' : `no ${FN_END}, `}no ${TC_END}`;
 }
 
 /** `<parameter=(.*?)(?:</parameter>|(?=<parameter=)|(?=</function>)|$)` findall. */
@@ -241,11 +263,16 @@ function parseFunctionOld(fc: string, tools: readonly ParseTool[] | undefined): 
 }
 
 function extractOld(text: string, tools: readonly ParseTool[] | undefined): VllmExtraction {
-  let bodies = toolCallBodiesOld(text);
-  if (bodies.length === 0) bodies = [text];
-  const functions = bodies.flatMap(functionBodiesOld);
+  const blocks = toolCallBodiesOld(text);
+  const functions =
+    blocks.length === 0
+      ? functionBodiesOld(text).map((fn) => ({ fc: fn.body, cut: cutOff(fn, undefined, false) }))
+      : blocks.flatMap((block) => functionBodiesOld(block.body).map((fn, k, all) => ({ fc: fn.body, cut: cutOff(fn, block, k === all.length - 1) })));
   if (functions.length === 0) return { tools_called: false, tool_calls: [], content: text };
-  const calls = functions.map((fc) => parseFunctionOld(fc, tools));
+  const calls = functions.map(({ fc, cut }) => {
+    const call = parseFunctionOld(fc, tools);
+    return cut === undefined ? call : markIncomplete(call, cut);
+  });
   const tc = text.indexOf(TC_START);
   const at = tc >= 0 ? tc : text.indexOf(FN_PREFIX);
   const content = text.slice(0, at);
@@ -350,8 +377,8 @@ function validNames(tools: readonly ParseTool[] | undefined, name: string): Read
   return props.size > 0 ? new Set(props.keys()) : undefined;
 }
 
-function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined): string[] {
-  const raw: string[] = [];
+function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined): { readonly fc: string; readonly cut?: string }[] {
+  const raw: Body[] = [];
   let search = 0;
   for (;;) {
     const start = text.indexOf(TC_START, search);
@@ -370,15 +397,17 @@ function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined)
       inner = idx + TC_END.length;
     }
     if (end < 0) {
-      raw.push(afterOpen);
+      raw.push({ body: afterOpen, closed: false });
       break;
     }
-    raw.push(afterOpen.slice(0, end));
+    raw.push({ body: afterOpen.slice(0, end), closed: true });
     search = start + TC_START.length + end + TC_END.length;
   }
-  if (raw.length === 0) raw.push(text);
-  const out: string[] = [];
-  for (const call of raw) {
+  const wrapped = raw.length > 0;
+  if (!wrapped) raw.push({ body: text, closed: false });
+  const out: { fc: string; cut?: string }[] = [];
+  for (const block of raw) {
+    const call = block.body;
     const f = call.indexOf(FN_PREFIX);
     if (f < 0) continue;
     const afterFn = call.slice(f + FN_PREFIX.length);
@@ -390,12 +419,10 @@ function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined)
       bodyStart = nameEnd + 1;
     }
     const scanEnd = scanToFunctionEnd(afterFn.slice(bodyStart), valid);
-    if (scanEnd >= 0) {
-      out.push(afterFn.slice(0, bodyStart + scanEnd));
-      continue;
-    }
-    const fnEnd = trueFunctionEnd(afterFn);
-    out.push(fnEnd < 0 ? afterFn : afterFn.slice(0, fnEnd));
+    const fnEnd = scanEnd >= 0 ? bodyStart + scanEnd : trueFunctionEnd(afterFn);
+    // one call per block: the call is the block's last
+    const cut = cutOff({ body: '', closed: fnEnd >= 0 }, wrapped ? block : undefined, true);
+    out.push({ fc: fnEnd < 0 ? afterFn : afterFn.slice(0, fnEnd), ...(cut !== undefined ? { cut } : {}) });
   }
   return out;
 }
@@ -448,7 +475,12 @@ function parseFunctionNew(fc: string, tools: readonly ParseTool[] | undefined): 
 function extractNew(text: string, tools: readonly ParseTool[] | undefined): VllmExtraction {
   const functions = functionCallsNew(text, tools);
   if (functions.length === 0) return { tools_called: false, tool_calls: [], content: text };
-  const calls = functions.map((fc) => parseFunctionNew(fc, tools)).filter((c): c is VllmToolCall => c !== undefined);
+  const calls = functions
+    .map(({ fc, cut }) => {
+      const call = parseFunctionNew(fc, tools);
+      return call === undefined || cut === undefined ? call : markIncomplete(call, cut);
+    })
+    .filter((c): c is VllmToolCall => c !== undefined);
   // content: before the first <tool_call> holding a <function= (a bare <tool_call>…</tool_call> in prose stays content)
   let at = -1;
   let search = 0;

@@ -10,7 +10,10 @@
  * parameter, the end of the call, of the block, or of the text; a parameter tag inside a value
  * opens a nested literal block that its own `</parameter>` closes (Qwen3-Coder: only at a line
  * start). A missing `</parameter>` ends at the next declared parameter or at the call's end, with
- * a warning; output that ends inside a call drops that call (its text stays content), with an error.
+ * a warning; output that ends inside a call drops that call (its text stays content), with an error;
+ * output that ends after a call's parameters but before its block is closed (no `</function>` and
+ * no `</tool_call>`, or no `</tool_call>`; an unwrapped call: no `</function>`) returns the call
+ * marked incomplete (never runnable). A missing close tag followed by more calls or blocks is a warning.
  */
 import { escapePointerToken, type JsonValue } from '../../ir/json.js';
 import { decodeValue, declaredParameters, parameterSchema, type Note, type ValueSpelling } from './decode.js';
@@ -190,6 +193,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     const seen = new Set<string>();
     let i = head.end;
     let end = -1;
+    let incomplete: string | undefined;
     for (;;) {
       const j = skipWs(text, i);
       if (text.startsWith(S.callClose, j)) {
@@ -233,8 +237,9 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
         }
       }
       if (j >= text.length || text.startsWith(S.wrapperClose, j) || text.startsWith(S.wrapperOpen, j) || text.startsWith(S.callOpen, j)) {
-        const where = j >= text.length ? 'the output ends' : `${S.callOpen} or a call block follows`;
-        notes.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no ${S.callClose} after the call to ${JSON.stringify(name)} (${where}): the call ends after its last parameter` } });
+        // the output ends: the call may be cut off (incomplete); else the model went on and only the tag is missing
+        if (j >= text.length) incomplete = `no ${S.callClose}`;
+        else notes.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no ${S.callClose} after the call to ${JSON.stringify(name)} (${S.callOpen} or a call block follows): the call ends after its last parameter` } });
         end = j;
         break;
       }
@@ -250,7 +255,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     if (!ok) return { ok: false, end, truncated: false };
     if (tools !== undefined && !tool) notes.push({ note: { code: 'parse/unknown-tool', severity: 'warning', message: `no tool is named ${JSON.stringify(name)}: its values are kept as text` } });
     if (!wrapped) notes.push({ note: { code: 'parse/no-wrapper', severity: 'warning', message: `the call to ${JSON.stringify(name)} is not inside ${S.wrapperOpen}…${S.wrapperClose}: read as a call all the same` } });
-    return { ok: true, end, truncated: false, draft: { name, args, start: at, notes } };
+    return { ok: true, end, truncated: false, draft: { name, args, start: at, notes, ...(incomplete !== undefined ? { incomplete } : {}) } };
   };
 
   let pos = 0;
@@ -311,11 +316,18 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     if (blockCalls.length === 0 && !textNotes.some((t) => t.at === w)) {
       note(w, 'parse/empty-tool-call', 'warning', `${S.wrapperOpen} holds no ${S.callOpen} call: kept as text`);
     }
+    // the output ends inside the block: its last call may be cut off (the calls before it were followed by more)
+    const cutAtEnd = !closed && blockEnd >= text.length;
+    const last = blockCalls[blockCalls.length - 1];
+    if (cutAtEnd && last?.ok) {
+      const d = last.draft!;
+      blockCalls[blockCalls.length - 1] = { ...last, draft: { ...d, incomplete: `${d.incomplete !== undefined ? `${d.incomplete}, ` : ''}no ${S.wrapperClose}` } };
+    }
     const good = blockCalls.filter((r) => r.ok);
     for (const r of good) calls.push(r.draft!);
     if (good.length > 0 && good.length === blockCalls.length && !textNotes.some((t) => t.at > w && t.at < blockEnd && t.note.code === 'parse/unexpected-text')) {
       consumed.push([w, blockEnd]);
-      if (!closed) note(w, 'parse/unclosed', 'warning', `no ${S.wrapperClose} after this block (${blockEnd >= text.length ? 'the output ends' : 'another block starts'}): its calls are read all the same`, good[0].draft!.name);
+      if (!closed && !cutAtEnd) note(w, 'parse/unclosed', 'warning', `no ${S.wrapperClose} after this block (another block starts): its calls are read all the same`, good[0].draft!.name);
     } else for (const r of good) consumed.push([r.draft!.start, r.end]);
     pos = Math.max(blockEnd, w + 1);
   }
