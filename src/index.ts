@@ -91,3 +91,5 @@ export { renderChatTemplatePrompt, renderChatTemplateSystem, renderChatTemplateD
 export { renderHarmonyConversationJson } from './messages/serde.js';
 
 export { inventory, type Inventory, type InventoryOptions } from './inventory.js';
+export { countTokens, encode, loadTokenizer, resolveTokenizer, tokenizerFromJson, findCachedTokenizer, hubCacheDir, GPT_OSS_TOKENIZER, GPT_OSS_TOKENIZER_SHA256 } from './tokenizers/index.js';
+export type { Tokenizer, TokenizerOption, TokenizeOptions, HubCacheOptions } from './tokenizers/index.js';

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, Command> = {
   parse: { summary: 'read what the model wrote: Harmony messages, the OpenAI response, tool calls checked', run: async (a, io) => (await import('./parse.js')).parseCommand(a, io) },
   build: { summary: 'render a config\'s sources into its output files (--check for CI)', run: async (a, io) => (await import('./build.js')).buildCommand(a, io) },
   report: { summary: 'one self-contained HTML page: token share per tool, renderings side by side, findings', run: async (a, io) => (await import('./report.js')).reportCommand(a, io) },
+  tokens: { summary: 'the number of tokens (and ids) of a text under a model\'s own tokenizer.json or gpt-oss', run: async (a, io) => (await import('./tokens.js')).tokensCommand(a, io) },
 };
 
 /** The version, written in by the bundler (scripts/bundle.mjs); undeclared in the tsc build. */
