@@ -51,6 +51,7 @@ export {
   type PromptResult,
   type Part,
   type PartOptions,
+  type TemplateOption,
 } from './api/render.js';
 
 export { renderRequest, isRequestBody, SERVERS, MESSAGE_FORMATS, type ServerName, type MessageFormat, type RequestRenderOptions, type RequestPromptResult } from './api/render.js';
@@ -93,3 +94,8 @@ export { renderHarmonyConversationJson } from './messages/serde.js';
 export { inventory, type Inventory, type InventoryOptions } from './inventory.js';
 export { countTokens, encode, loadTokenizer, resolveTokenizer, tokenizerFromJson, findCachedTokenizer, hubCacheDir, GPT_OSS_TOKENIZER, GPT_OSS_TOKENIZER_SHA256 } from './tokenizers/index.js';
 export type { Tokenizer, TokenizerOption, TokenizeOptions, HubCacheOptions } from './tokenizers/index.js';
+export { compileTemplate, renderTemplate, detectContentFormat, type CompiledTemplate, type TemplateValue, type TemplateVars, type TemplateAst } from './template/index.js';
+export { readTemplateFile, renderWithTemplate, templateCatalog, type TemplateSpec, type TemplateRenderInput, type TemplatePrompt } from './api/template.js';
+export { MODEL_FAMILIES, type ModelFamily } from './models/families.js';
+export { TEMPLATES, type TemplateName } from './models/templates/index.js';
+export type { OfficialTemplate, TemplateSource } from './models/types.js';

@@ -1,10 +1,12 @@
 /**
  * `--model NAME`: one name for the printer and the whole prompt assembly. The gpt-oss and XML
- * names stand for a target/flavor/dialect; the other families are printers of the registry
- * (src/emit/families/).
+ * names stand for a target/flavor/dialect; the other families are their official chat templates
+ * (src/models/), run by the template engine.
  */
 import { CompileError } from '../diagnostics.js';
-import { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter } from '../emit/families/registry.js';
+import { FAMILY_PRINTERS, type FamilyPrinter } from '../emit/families/registry.js';
+import { MODEL_FAMILIES, modelFamily, type ModelFamily } from '../models/families.js';
+import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
 
 /** A model name that stands for an existing target, flavor and dialect. */
 interface BuiltinModel {
@@ -15,16 +17,18 @@ interface BuiltinModel {
   readonly target: 'harmony' | 'xml';
   readonly flavor?: 'openai-harmony' | 'chat-template' | 'ollama';
   readonly dialect?: 'qwen' | 'qwen3-coder' | 'hermes';
+  /** Hugging Face model names (lower case, no organisation) that mean this model. */
+  readonly ids?: RegExp;
 }
 
 /** The names that existed before the families: gpt-oss in its layouts, and the XML dialects. */
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
-  { name: 'gpt-oss', aliases: [], models: 'gpt-oss-20b, gpt-oss-120b as openai-harmony renders them (vLLM, TensorRT-LLM)', source: 'openai-harmony v0.0.8 (Rust), ../shared/oracles/openai-harmony', target: 'harmony', flavor: 'openai-harmony' },
+  { name: 'gpt-oss', aliases: [], models: 'gpt-oss-20b, gpt-oss-120b as openai-harmony renders them (vLLM, TensorRT-LLM)', source: 'openai-harmony v0.0.8 (Rust), ../shared/oracles/openai-harmony', target: 'harmony', flavor: 'openai-harmony', ids: /^gpt-oss(?:-\d+b)?$/ },
   { name: 'gpt-oss-template', aliases: [], models: 'gpt-oss through the official chat template (transformers, llama.cpp, LM Studio, mlx-lm)', source: 'openai/gpt-oss-20b chat_template.jinja, ../shared/oracles/chat-template', target: 'harmony', flavor: 'chat-template' },
   { name: 'gpt-oss-ollama', aliases: [], models: "gpt-oss through Ollama's own template", source: "Ollama's gptossDefaultTemplate (Go template)", target: 'harmony', flavor: 'ollama' },
-  { name: 'qwen', aliases: ['qwen2.5', 'qwen3'], models: 'Qwen2.5, Qwen3, QwQ', source: 'Qwen/Qwen2.5-7B-Instruct chat template, ../shared/oracles/xml', target: 'xml', dialect: 'qwen' },
-  { name: 'qwen3-coder', aliases: [], models: 'Qwen3-Coder', source: 'Qwen3-Coder chat template, ../shared/oracles/xml', target: 'xml', dialect: 'qwen3-coder' },
-  { name: 'hermes', aliases: ['hermes-3'], models: 'Hermes 2 Pro, Hermes 3', source: 'NousResearch/Hermes-2-Pro-Llama-3-8B tool_use template, ../shared/oracles/xml', target: 'xml', dialect: 'hermes' },
+  { name: 'qwen', aliases: ['qwen2.5'], models: 'Qwen2.5, QwQ', source: 'Qwen/Qwen2.5-7B-Instruct chat template, ../shared/oracles/xml', target: 'xml', dialect: 'qwen', ids: /^(?:qwen2\.5-(?!coder)[\w.-]*|qwq-[\w.-]+)$/ },
+  { name: 'qwen3-coder', aliases: [], models: 'Qwen3-Coder', source: 'Qwen3-Coder chat template, ../shared/oracles/xml', target: 'xml', dialect: 'qwen3-coder', ids: /^qwen3-coder(?:-[\w.-]+)?$/ },
+  { name: 'hermes', aliases: ['hermes-3'], models: 'Hermes 2 Pro, Hermes 3', source: 'NousResearch/Hermes-2-Pro-Llama-3-8B tool_use template, ../shared/oracles/xml', target: 'xml', dialect: 'hermes', ids: /^hermes-[23](?:-[\w.-]+)?$/ },
 ];
 
 /** One row of `harmony-catalog models`. */
@@ -35,11 +39,19 @@ export interface ModelInfo {
   readonly source: string;
 }
 
+/** Where a family's template comes from, in words. */
+function familySource(f: ModelFamily): string {
+  const s = TEMPLATES[f.template as TemplateName].source;
+  return `the official template: ${s.repo} ${s.path} @ ${s.commit} (blob ${s.blob.slice(0, 10)}; ${s.model}, ${s.licence})`;
+}
+
 /** Every model name with the models it covers and where its template comes from. */
 export function listModels(): ModelInfo[] {
   return [
     ...BUILTIN_MODELS.map(({ name, aliases, models, source }) => ({ name, aliases, models, source })),
-    ...FAMILY_PRINTERS.map((f) => ({ name: f.name, aliases: f.aliases, models: f.models, source: `${f.source} (../shared/oracles/families/${f.template})` })),
+    ...MODEL_FAMILIES.map((f) => ({ name: f.name, aliases: f.aliases, models: f.models, source: familySource(f) })),
+    // families whose official template the package cannot ship: their hand-written printer, first turn only
+    ...FAMILY_PRINTERS.filter((p) => modelFamily(p.name) === undefined).map((p) => ({ name: p.name, aliases: p.aliases, models: p.models, source: `${p.source} (a hand-written printer of the first turn: the official template is not shipped)` })),
   ];
 }
 
@@ -48,16 +60,29 @@ export function modelNames(): string[] {
   return listModels().flatMap((m) => [m.name, ...m.aliases]);
 }
 
-/** What a model name resolves to: target options for the built-in names, or a family printer. */
-export type ResolvedModel = { readonly kind: 'builtin'; readonly model: BuiltinModel } | { readonly kind: 'family'; readonly printer: FamilyPrinter };
+/** What a model name resolves to: target options for the built-in names, or a family (its official template, and its hand-written printer where one is kept). */
+export type ResolvedModel =
+  | { readonly kind: 'builtin'; readonly name: string; readonly model: BuiltinModel }
+  | { readonly kind: 'family'; readonly name: string; readonly family: ModelFamily | undefined; readonly printer: FamilyPrinter | undefined };
 
-/** Resolve a model name; an unknown name is a usage error listing the names. */
+/**
+ * A name as users type it, for matching: lower case, without a Hugging Face organisation
+ * (`meta-llama/Llama-3.1-8B-Instruct` → `llama-3.1-8b-instruct`) or a GGUF/quantisation suffix.
+ */
+function normalName(name: string): string {
+  return name.trim().toLowerCase().replace(/^[\w.-]+\//, '').replace(/[-_.](?:gguf|awq|gptq|fp8|bf16|mlx|[qQ]\d[\w]*)$/, '');
+}
+
+/** Resolve a model name (case-insensitive; a Hugging Face model id such as `Qwen/Qwen3-8B` resolves to its family); an unknown name is a usage error listing the names. */
 export function resolveModel(name: string): ResolvedModel {
-  const builtin = BUILTIN_MODELS.find((m) => m.name === name || m.aliases.includes(name));
-  if (builtin) return { kind: 'builtin', model: builtin };
-  const printer = familyPrinter(name);
-  if (printer) return { kind: 'family', printer };
-  throw new CompileError([{ code: 'usage/model', severity: 'error', path: '', message: `unknown model ${JSON.stringify(name)}; the models are: ${modelNames().join(', ')} (harmony-catalog models lists them)` }]);
+  const n = normalName(name);
+  const exact = (names: readonly string[]) => names.includes(name.trim().toLowerCase()) || names.includes(n);
+  const builtin = BUILTIN_MODELS.find((m) => exact([m.name, ...m.aliases])) ?? BUILTIN_MODELS.find((m) => m.ids?.test(n));
+  if (builtin) return { kind: 'builtin', name: builtin.name, model: builtin };
+  const family = MODEL_FAMILIES.find((f) => exact([f.name, ...f.aliases])) ?? MODEL_FAMILIES.find((f) => f.ids?.test(n));
+  const printer = FAMILY_PRINTERS.find((p) => p.name === family?.name) ?? (family === undefined ? FAMILY_PRINTERS.find((p) => exact([p.name, ...p.aliases])) : undefined);
+  if (family !== undefined || printer !== undefined) return { kind: 'family', name: (family ?? printer)!.name, family, printer };
+  throw new CompileError([{ code: 'usage/model', severity: 'error', path: '', message: `unknown model ${JSON.stringify(name)}; the models are: ${modelNames().join(', ')} (harmony-catalog models lists them; Hugging Face ids of these families are accepted too)` }]);
 }
 
 /** Options that name a model and may also name a target/flavor/dialect. */

@@ -22,6 +22,10 @@ import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
 import type { FamilyPrinter } from '../emit/families/registry.js';
 import { resolveModel, withModel } from './models.js';
+import { renderWithTemplate, templateCatalog, type TemplateRenderInput, type TemplateServer, type TemplateSpec } from './template.js';
+import { TEMPLATE_OF_BUILTIN, type ModelFamily } from '../models/families.js';
+import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
+import { familyDate } from '../emit/families/common.js';
 import { checkOptions, completionRole } from './options.js';
 import { BROWSER_DESCRIPTION, PYTHON_DESCRIPTION, browserTools } from '../messages/builtins.js';
 import { renderConversation, type ConversationOptions } from '../messages/conversation.js';
@@ -69,6 +73,24 @@ export interface TargetOptions {
   readonly flavor?: Flavor;
   /** For the xml target. Default `qwen`. */
   readonly dialect?: XmlDialect;
+  /**
+   * A chat template to run instead of a family's own: its Jinja text, the special tokens it is
+   * given (`bos_token`…) and template kwargs (`enable_thinking: false`…). With `model`, the family's
+   * special tokens and server notes apply to it; alone, any template renders.
+   */
+  readonly template?: TemplateOption;
+}
+
+/** A chat template as the API takes it (`readTemplateFile` reads one from a file's text). */
+export interface TemplateOption {
+  /** The template's Jinja text. */
+  readonly text: string;
+  /** A name for messages (default `the chat template`). */
+  readonly name?: string;
+  /** Special tokens handed to the template (`bos_token`, `eos_token`…). */
+  readonly special?: Readonly<Record<string, string>>;
+  /** Template kwargs, any JSON values (`enable_thinking`, `reasoning_effort`…). */
+  readonly kwargs?: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>;
 }
 
 /** Options for the tools section. */
@@ -141,7 +163,13 @@ function pairs(c: CompiledTools): ChatTemplateTool[] {
   return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
 }
 
-function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' | 'family' {
+function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' | 'family' | 'template' {
+  if (o.template !== undefined) {
+    if (o.lowering === 'faithful') throw new CompileError([{ code: 'usage/faithful', severity: 'error', path: '', message: 'faithful lowering keeps the openai-harmony layout; it does not apply to a template' }]);
+    if (o.model !== undefined && resolveModel(o.model).kind !== 'family') throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: `a template goes with a family's --model (its special tokens), not with --model ${o.model}` }]);
+    if (o.target !== undefined || o.flavor !== undefined || o.dialect !== undefined) throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: 'a template prints what it prints: drop the target, flavor and dialect' }]);
+    return 'template';
+  }
   if (o.model !== undefined) {
     const r = resolveModel(o.model);
     if (r.kind === 'family') {
@@ -162,7 +190,7 @@ function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'open
 /** The printed tools section of compiled tools, per target. */
 function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
   // kept per compiled tools and printer options: the printers below see only CATALOG_KEYS
-  return cachedPrint(c, 'catalog', allOptions, CATALOG_KEYS, (options) => {
+  return cachedPrint(c, 'catalog', allOptions as PromptOptions, CATALOG_KEYS, (options) => {
   switch (targetOf(options)) {
     case 'openai-harmony':
       return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
@@ -183,7 +211,13 @@ function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
       return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
     }
     case 'family': {
-      const r = familyOf(options).catalog(c.definitions);
+      const printer = resolveFamily(options).printer;
+      // a hand-written printer knows where its tools block stands; without one, the span the tools add
+      const r = printer !== undefined ? printer.catalog(c.definitions) : templateCatalog(templateInput(c, options, undefined));
+      return { text: r.text, diagnostics: [...c.diagnostics, ...r.diagnostics] };
+    }
+    case 'template': {
+      const r = templateCatalog(templateInput(c, options, undefined));
       return { text: r.text, diagnostics: [...c.diagnostics, ...r.diagnostics] };
     }
   }
@@ -191,9 +225,10 @@ function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
 }
 
 /** Every option a tools section depends on (the cache key of catalogOf). */
-const CATALOG_KEYS = ['model', 'target', 'flavor', 'dialect', 'lowering', 'namespace', 'namespaceDescription'] as const;
+// a template (an object) makes the key undefined: what it prints is not kept
+const CATALOG_KEYS = ['model', 'target', 'flavor', 'dialect', 'lowering', 'namespace', 'namespaceDescription', 'template', 'date', 'server'] as const;
 /** Every option a developer message depends on (the cache key of developerOf). */
-const DEVELOPER_KEYS = [...CATALOG_KEYS, 'instructions', 'responseFormats', 'effort', 'date', 'identity', 'cutoff'] as const;
+const DEVELOPER_KEYS = [...CATALOG_KEYS, 'instructions', 'responseFormats', 'effort', 'identity', 'cutoff'] as const;
 
 /** The options checked (a date, a namespace, a completion role…) and the model resolved into target options. */
 function prepare<T extends TargetOptions & { date?: unknown; namespace?: unknown; completion?: unknown; effort?: unknown }>(options: T): T {
@@ -201,16 +236,85 @@ function prepare<T extends TargetOptions & { date?: unknown; namespace?: unknown
   return withModel(options);
 }
 
-/** The family printer of the options' model. */
-function familyOf(options: TargetOptions): FamilyPrinter {
+/** The family of the options' model: its official template (when shipped) and its hand-written printer (where one is kept). */
+function resolveFamily(options: TargetOptions): { family: ModelFamily | undefined; printer: FamilyPrinter | undefined } {
   const r = resolveModel(options.model ?? '');
   if (r.kind !== 'family') throw new Error('not a family model');
-  return r.printer;
+  return r;
+}
+
+/** The template a family or `template` option renders with: its text, special tokens and kwargs. */
+function templateSpecOf(options: TargetOptions): TemplateSpec {
+  const model = options.model !== undefined ? resolveModel(options.model) : undefined;
+  const family = model?.kind === 'family' ? model.family : xmlTemplate(options);
+  const t = options.template;
+  if (t !== undefined) {
+    if (typeof t !== 'object' || t === null || typeof t.text !== 'string') throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: 'template is { text, name?, special?, kwargs? } with the Jinja text in text' }]);
+    const kwargs = t.kwargs instanceof Map ? [...t.kwargs] : Object.entries(t.kwargs ?? {});
+    return {
+      text: t.text,
+      name: t.name ?? 'the chat template',
+      special: { ...(family?.special ?? {}), ...(t.special ?? {}) },
+      kwargs: new Map(kwargs.map(([k, v]) => [k, asJson(v, `/template/kwargs/${k}`)])),
+      ...(vllmNoteOf(family) !== undefined ? { vllmNote: vllmNoteOf(family) } : {}),
+    };
+  }
+  if (family === undefined) throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: `--model ${options.model}'s official template is not shipped: give the template (--template chat_template.jinja)` }]);
+  return { text: TEMPLATES[family.template as TemplateName].text, name: `the ${model?.name ?? family.template} chat template`, special: family.special, ...(vllmNoteOf(family) !== undefined ? { vllmNote: vllmNoteOf(family) } : {}) };
+}
+
+/** What a default vLLM server does instead of the family's template, if anything. */
+function vllmNoteOf(family: ModelFamily | (typeof TEMPLATE_OF_BUILTIN)[string] | undefined): string | undefined {
+  return family !== undefined && 'vllmNote' in family ? family.vllmNote : undefined;
+}
+
+/** The official template of the xml target's dialect (Qwen2.5, Qwen3-Coder, Hermes), for conversations; undefined for another target or the anthropic dialect. */
+function xmlTemplate(options: TargetOptions): (typeof TEMPLATE_OF_BUILTIN)[string] | undefined {
+  return options.template === undefined && targetOf(options) === 'xml' ? TEMPLATE_OF_BUILTIN[options.dialect ?? 'qwen'] : undefined;
+}
+
+/** The server a template renders a conversation as: transformers (default) or vLLM. */
+function templateServer(options: ServerOptions, who: string): TemplateServer {
+  const s = options.server;
+  if (s === undefined || s === 'transformers' || s === 'vllm') return s ?? 'transformers';
+  throw new CompileError([{ code: 'usage/server', severity: 'error', path: '', message: `${who} renders as transformers or vllm hands a conversation to its template; --server ${s} renders gpt-oss prompts only` }]);
+}
+
+/** Everything a template render takes, from the options. */
+function templateInput(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined): TemplateRenderInput {
+  const template = templateSpecOf(options);
+  return {
+    template,
+    tools: c,
+    ...(conversation !== undefined ? { conversation } : {}),
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    server: templateServer(options, template.name ?? 'the chat template'),
+    ...(options.date !== undefined ? { date: familyDate(options.date) } : {}),
+  };
+}
+
+/** A whole prompt from a template: a family's official one, the XML dialects' for a conversation, or the caller's. */
+function templatePrompt(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined, readDiagnostics: readonly Diagnostic[] = []): PromptResult {
+  // the first turn (no conversation) is kept per compiled tools and options, as a catalog is
+  if (conversation === undefined) return cachedPrint(c, 'template prompt', options, TEMPLATE_PROMPT_KEYS, (o) => templatePromptOf(c, o, undefined, readDiagnostics));
+  return templatePromptOf(c, options, conversation, readDiagnostics);
+}
+
+/** Every option a template's first-turn prompt depends on (the cache key of templatePrompt). */
+const TEMPLATE_PROMPT_KEYS = ['model', 'template', 'date', 'server', 'instructions'] as const;
+
+function templatePromptOf(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined, readDiagnostics: readonly Diagnostic[]): PromptResult {
+  const input = templateInput(c, options, conversation);
+  const p = renderWithTemplate(input);
+  // a family's own findings about the tools (family/unparseable…), said by its catalog
+  const printer = options.model !== undefined && options.template === undefined && targetOf(options) === 'family' ? resolveFamily(options).printer : undefined;
+  const findings = printer !== undefined && c.definitions.length ? catalogOf(c, options).diagnostics.filter((d) => !c.diagnostics.includes(d)) : [];
+  return { text: p.text, system: '', diagnostics: [...c.diagnostics, ...findings, ...readDiagnostics, ...p.diagnostics] };
 }
 
 /** A family has no system or developer message of its own: its template builds the turns around the tools. */
 function noFamilyPart(options: TargetOptions, part: string): CompileError {
-  return new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `--model ${options.model} has no ${part} message of its own: its template builds its turns around the tools (ask for the catalog or the prompt)` }]);
+  return new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `${options.template !== undefined ? 'a template' : `--model ${options.model}`} has no ${part} message of its own: its template builds its turns around the tools (ask for the catalog or the prompt)` }]);
 }
 
 /** The tools section for the tools, in the chosen target (default: openai-harmony's `# Tools`). */
@@ -229,7 +333,7 @@ export function renderDeveloperMessage(tools: ToolsInput | undefined, rawOptions
 
 function developerOf(c: CompiledTools, allOptions: DeveloperMessageOptions): RenderResult {
   // kept per compiled tools and options: the printers below see only DEVELOPER_KEYS
-  return cachedPrint(c, 'developer', allOptions as DeveloperMessageOptions & SystemOptions, DEVELOPER_KEYS, (options) => {
+  return cachedPrint(c, 'developer', allOptions as PromptOptions, DEVELOPER_KEYS, (options) => {
   switch (targetOf(options)) {
     case 'openai-harmony':
     case 'faithful': {
@@ -249,6 +353,7 @@ function developerOf(c: CompiledTools, allOptions: DeveloperMessageOptions): Ren
     case 'xml':
       throw new CompileError([{ code: 'usage/no-developer-message', severity: 'error', path: '', message: 'the xml target has no developer message: its templates put the tools in the system turn (use the catalog or the whole prompt)' }]);
     case 'family':
+    case 'template':
       throw noFamilyPart(options, 'developer');
   }
   });
@@ -277,6 +382,7 @@ function systemOf(options: SystemOptions): string {
       // Ollama writes its routing line from the tools it is given: a system message alone has none
       return ollamaParts(NO_TOOLS, options).system;
     case 'family':
+    case 'template':
       throw noFamilyPart(options, 'system');
     case 'xml':
       throw new CompileError([{ code: 'usage/no-system-message', severity: 'error', path: '', message: 'the xml target has no separate system message: its templates build the system turn around the tools (use the catalog or the whole prompt)' }]);
@@ -307,6 +413,9 @@ export function renderPrompt(rawOptions: PromptOptions = {}): PromptResult {
     const conv = conversation?.conversation ?? { format: 'chat' as const, items: [], pointers: [] };
     return serverPrompt(server, c, c.tools.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
   }
+  if (kind === 'template' || (kind === 'family' && resolveFamily(options).family !== undefined)) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
+  // the XML dialects' own printers render text turns; a conversation with calls runs their official template
+  if (kind === 'xml' && conversation !== undefined && needsTemplate(conversation.conversation, options)) return templatePrompt(c, options, conversation.conversation, conversation.diagnostics);
   if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
   if (kind === 'family') return familyPrompt(c, options, conversation?.conversation);
   const messages = harmonyMessages(conversation?.conversation);
@@ -416,9 +525,16 @@ function xmlPrompt(c: CompiledTools, options: PromptOptions, conversation: Conve
   return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics] };
 }
 
+/** True when an XML dialect's conversation needs its official template (tool calls, results, reasoning, a server), not its printer of text turns. */
+function needsTemplate(conversation: ConversationInput, options: PromptOptions): boolean {
+  if (xmlTemplate(options) === undefined) return false;
+  if (options.server !== undefined || conversation.format !== 'chat') return true;
+  return conversation.items.some((m) => !isJsonObject(m) || [...m.keys()].some((k) => k !== 'role' && k !== 'content') || typeof m.get('content') !== 'string');
+}
+
 /** A family's whole prompt: its template over the tools, the instructions as a first system message, the messages (text), the generation prompt. */
 function familyPrompt(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined): PromptResult {
-  const printer = familyOf(options);
+  const printer = resolveFamily(options).printer as FamilyPrinter;
   const messages = conversation === undefined ? undefined : xmlMessages(conversation, `--model ${options.model}`);
   const p = printer.prompt(c.definitions, {
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
@@ -454,7 +570,7 @@ export interface PartOptions extends PromptOptions {
 /** One part of the prompt for these tools: what `render --part` prints. */
 export function renderPart(tools: ToolsInput, rawOptions: PartOptions = {}): RenderResult {
   const options = prepare(rawOptions);
-  if (targetOf(options) === 'family' && (options.part === 'system' || options.part === 'developer')) throw noFamilyPart(options, options.part);
+  if ((targetOf(options) === 'family' || targetOf(options) === 'template') && (options.part === 'system' || options.part === 'developer')) throw noFamilyPart(options, options.part);
   if (targetOf(options) === 'xml' && (options.part === 'system' || options.part === 'developer')) {
     throw new CompileError([{ code: 'usage/no-such-part', severity: 'error', path: '', message: `the xml target has no ${options.part} message of its own: its templates build one system turn around the tools (ask for the catalog or the prompt)` }]);
   }
@@ -540,13 +656,21 @@ export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = 
     if (e instanceof CompileError) throw e;
     throw new CompileError([{ code: 'input/not-json', severity: 'error', path: '', message: `the request is not JSON: ${(e as Error).message}` }]);
   }
-  const rb = readRequestBody(json);
+  const rb = readBody(json, targetOf(options));
   if (rb === undefined) throw new CompileError([{ code: 'input/not-a-request', severity: 'error', path: '', message: 'not a request body: expected Chat Completions {messages, …}, Responses {input, …} or Anthropic Messages {messages, max_tokens, …}' }]);
   const given = rb.tools !== undefined && isJsonArray(rb.tools) ? rb.tools : [];
   const pointers = rb.toolPointers ?? given.map((_, i) => `${rb.toolsPointer}/${i}`);
   const c = given.length === 0 ? NO_TOOLS : compileTools(readToolsAt(given, pointers), options);
   const toolsGiven = rb.toolsGiven;
   const kind = targetOf(options);
+  if (kind === 'template' || kind === 'family' || xmlTemplate(options) !== undefined) {
+    if (kind === 'family' && resolveFamily(options).family === undefined) throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: `--model ${options.model}'s official template is not shipped, so a whole request cannot be rendered for it: give the template (--template chat_template.jinja)` }]);
+    const p = templatePrompt(c, options, rb.conversation, rb.diagnostics);
+    const part = options.part ?? 'prompt';
+    if (part === 'system' || part === 'developer') throw noFamilyPart(options, part);
+    const partText = part === 'catalog' ? catalogOf(c, options).text : p.text;
+    return { ...p, kind: rb.kind, partText };
+  }
   const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, rb.conversation) ?? (layoutOf(kind) !== undefined ? defaultServer(layoutOf(kind) as ServerFlavor) : undefined);
   if (server === undefined) throw new CompileError([{ code: 'usage/server', severity: 'error', path: '', message: 'a request body renders as a gpt-oss server builds it: use the harmony target (openai-harmony, chat-template or ollama flavor)' }]);
   const merged: PromptOptions = {
@@ -560,6 +684,21 @@ export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = 
   const part = options.part ?? 'prompt';
   const partText = part === 'prompt' ? p.text : part === 'system' ? p.system : part === 'developer' ? (p.developer ?? '') : (p.catalog ?? '');
   return { ...p, kind: rb.kind, partText };
+}
+
+/**
+ * A request body read. A chat template's server hands Chat Completions messages to the template
+ * as given: where their shapes cannot be told apart (a tool message with a `name` and no
+ * `tool_call_id` reads as Harmony-native beside Chat messages), they are read as Chat messages.
+ */
+function readBody(json: JsonValue, kind: ReturnType<typeof targetOf>): ReturnType<typeof readRequestBody> {
+  try {
+    return readRequestBody(json);
+  } catch (e) {
+    const mixed = e instanceof CompileError && e.diagnostics.some((d) => d.code === 'conversation/mixed-shapes');
+    if (!mixed || (kind !== 'template' && kind !== 'family' && kind !== 'xml')) throw e;
+    return readRequestBody(json, { messageFormat: 'chat' });
+  }
 }
 
 /**

@@ -4,7 +4,9 @@ import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '..
 import { compileTools } from '../api/compile.js';
 import { FLAVORS, isRequestBody, MESSAGE_FORMATS, renderPart, renderRequest, SERVERS, TARGETS, XML_DIALECTS, type Flavor, type MessageFormat, type Part, type PartOptions, type ServerName, type Target, type XmlDialect } from '../api/render.js';
 import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
-import { BUILTIN_MODELS, modelNames } from '../api/models.js';
+import { modelNames, resolveModel } from '../api/models.js';
+import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
+import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 import { isIsoDate } from '../api/options.js';
 import { CONTROL_TOKEN_POLICIES, type ControlTokenPolicy } from '../input/control-tokens.js';
 import { guard, mcpOptionsFrom, printDiagnostics, renderedOutput, UsageError, withoutBom, type CliIo, parseCommandArgs } from './io.js';
@@ -38,13 +40,24 @@ Options:
                         own gpt-oss template) (default: openai-harmony, or the --server's)
   --server <s>          whose request → prompt mapping a conversation goes through: vllm | transformers |
                         llama.cpp | mlx-lm | ollama (default: vllm for openai-harmony, transformers for the
-                        chat template; used for request bodies and --jsonl messages)
+                        chat template; used for request bodies and --jsonl messages); for another
+                        family's template or --template: transformers (default, messages as given)
+                        or vllm (its request preprocessing first)
   --dialect <d>         xml target: qwen | qwen3-coder | hermes | anthropic (default: qwen)
   --model <name>        one name for the printer and the whole prompt: gpt-oss, gpt-oss-template,
                         gpt-oss-ollama, qwen, qwen3-coder, hermes, or another family's official chat
                         template (llama-3.1, mistral-nemo, kimi-k2, glm-4.6, granite-4.0…):
-                        'harmony-catalog models' lists them. A family's --part is catalog (its tools
-                        block) or prompt; with no messages its prompt has one user message, "hi"
+                        'harmony-catalog models' lists them; names are case-insensitive and Hugging
+                        Face ids of a family's models work too (meta-llama/Llama-3.1-8B-Instruct,
+                        Qwen/Qwen3-8B). A family's --part is catalog (its tools block) or prompt; with
+                        no messages its prompt has one user message, "hi"
+  --template <path>     run this chat template (a .jinja file, a tokenizer_config.json or
+                        chat_template.json, or a model folder holding one) over the tools and the
+                        conversation; with --model, that family's special tokens and servers apply
+  --special <k=v>       a special token the template reads (repeatable), e.g. bos_token=<s>
+                        (default: the model folder's tokenizer_config.json, or --model's)
+  --template-kwarg <k=json>  a template variable (repeatable), e.g. enable_thinking=false,
+                        reasoning_effort='"high"'
   --faithful            openai-harmony layout, but what the reference prints as any is rewritten so the
                         schema's meaning stays visible (refs inlined, anyOf as unions, consts, number enums…)
   --no-format           jsdoc target: do not format the declarations with prettier
@@ -89,6 +102,9 @@ const OPTIONS = {
   model: { type: 'string' },
   server: { type: 'string' },
   faithful: { type: 'boolean' },
+  template: { type: 'string' },
+  special: { type: 'string', multiple: true },
+  'template-kwarg': { type: 'string', multiple: true },
   'no-format': { type: 'boolean' },
   'control-tokens': { type: 'string' },
   mcp: { type: 'string' },
@@ -124,16 +140,31 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
   oneOf('server', SERVERS);
   if (typeof values.date === 'string' && !isIsoDate(values.date)) throw new UsageError(`--date must be a calendar date written YYYY-MM-DD, not ${JSON.stringify(values.date)}`);
   if (values.namespace !== undefined && !/^[A-Za-z_$][\w$.-]*$/.test(values.namespace as string)) throw new UsageError(`--namespace must be a name (letters, digits, _ $ . -; no spaces), not ${JSON.stringify(values.namespace)}`);
-  if (values.server !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--server renders gpt-oss prompts: it goes with the harmony target only');
+  if (values.server !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--server renders gpt-oss prompts: it goes with the harmony target only (or with --model and --template)');
   if (values.flavor !== undefined && values.target !== undefined && values.target !== 'harmony') throw new UsageError('--flavor applies to the harmony target only');
+  let family = false;
   if (values.model !== undefined) {
-    const names = modelNames();
-    if (!names.includes(values.model as string)) throw new UsageError(`--model must be one of ${names.join(', ')}, not ${JSON.stringify(values.model)} (harmony-catalog models lists them)`);
+    let resolved: ReturnType<typeof resolveModel>;
+    try {
+      resolved = resolveModel(values.model as string);
+    } catch {
+      throw new UsageError(`--model must be one of ${modelNames().join(', ')} (or a Hugging Face id of one of these families), not ${JSON.stringify(values.model)} (harmony-catalog models lists them)`);
+    }
     for (const k of ['target', 'flavor', 'dialect'] as const) if (values[k] !== undefined) throw new UsageError(`--model names the printer: drop --${k}`);
     if (values.faithful) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --model');
-    const family = !BUILTIN_MODELS.some((m) => m.name === values.model || m.aliases.includes(values.model as string));
+    family = resolved.kind === 'family';
+    const templated = family || (resolved.kind === 'builtin' && resolved.model.target === 'xml');
     if (family && (part === 'system' || part === 'developer')) throw new UsageError(`--model ${values.model} has no ${part} message of its own: use --part catalog or prompt`);
-    if (family && values.server !== undefined) throw new UsageError(`--server renders gpt-oss prompts: it does not go with --model ${values.model}`);
+    if (templated && values.server !== undefined && values.server !== 'transformers' && values.server !== 'vllm') throw new UsageError(`--server ${values.server} renders gpt-oss prompts; --model ${values.model}'s template is rendered as transformers or vllm hands it a conversation`);
+    if (values.template !== undefined && !family) throw new UsageError(`--template goes with a family's --model (its special tokens), not with --model ${values.model}`);
+  }
+  if (values.template !== undefined) {
+    for (const k of ['target', 'flavor', 'dialect'] as const) if (values[k] !== undefined) throw new UsageError(`--template prints what the template prints: drop --${k}`);
+    if (values.faithful) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --template');
+    if (part === 'system' || part === 'developer') throw new UsageError(`a template has no ${part} message of its own: use --part catalog or prompt`);
+    if (values.server !== undefined && values.server !== 'transformers' && values.server !== 'vllm') throw new UsageError(`--server ${values.server} renders gpt-oss prompts; --template is rendered as transformers or vllm hands it a conversation`);
+  } else if (values.special !== undefined || values['template-kwarg'] !== undefined) {
+    if (!family) throw new UsageError('--special and --template-kwarg go with --template or a family\'s --model');
   }
   if (values.dialect !== undefined && values.target !== 'xml') throw new UsageError('--dialect applies to --target xml only');
   if (values.faithful && ((values.target !== undefined && values.target !== 'harmony') || values.flavor === 'chat-template')) throw new UsageError('--faithful keeps the openai-harmony layout: it does not go with --flavor chat-template or another target');
@@ -159,7 +190,22 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
     ...(values.faithful ? { lowering: 'faithful' as const } : {}),
     ...(values['control-tokens'] !== undefined ? { controlTokens: values['control-tokens'] as ControlTokenPolicy } : {}),
     ...opt<ServerName>('server'),
+    ...templateOptionFrom(values),
   };
+}
+
+/** `--template`, `--special`, `--template-kwarg` as the API's template option (a family's --model alone takes --special and --template-kwarg over its own template). */
+function templateOptionFrom(values: Record<string, unknown>): Pick<PartOptions, 'template'> {
+  const special = specialFrom(values.special as string[] | undefined);
+  const kwargs = templateKwargsFrom(values['template-kwarg'] as string[] | undefined);
+  if (typeof values.template === 'string') return { template: loadTemplateArg(values.template, { toolsGiven: true, special, kwargs }) };
+  if ((Object.keys(special).length || kwargs.size) && typeof values.model === 'string') {
+    const r = resolveModel(values.model);
+    const family = r.kind === 'family' ? r.family : undefined;
+    if (family === undefined) throw new UsageError(`--model ${values.model}'s official template is not shipped: --special and --template-kwarg need --template`);
+    return { template: { text: TEMPLATES[family.template as TemplateName].text, name: `the ${family.name} chat template`, special: { ...family.special, ...special }, kwargs } };
+  }
+  return {};
 }
 
 /** Run `render`. */
@@ -197,6 +243,22 @@ const CASE_OPTIONS: Record<string, 'string' | 'boolean'> = {
   target: 'string', flavor: 'string', dialect: 'string', server: 'string', message_format: 'string', model: 'string',
 };
 
+/** A case's `template` (a path), `special` ({name: string}) and `template_kwargs` ({name: JSON}): the command line's --template, --special, --template-kwarg. */
+function caseTemplate(line: JsonValue, out: Record<string, unknown>): void {
+  const path = getKey(line, 'template');
+  const special = getKey(line, 'special');
+  const kwargs = getKey(line, 'template_kwargs');
+  if (path === undefined && special === undefined && kwargs === undefined) return;
+  if (path !== undefined && typeof path !== 'string') throw new UsageError('"template" must be the path of a template file or folder');
+  if (special !== undefined && (!isJsonObject(special) || [...special.values()].some((v) => typeof v !== 'string'))) throw new UsageError('"special" must be an object of strings ({"bos_token": "<s>"})');
+  if (kwargs !== undefined && !isJsonObject(kwargs)) throw new UsageError('"template_kwargs" must be an object ({"enable_thinking": false})');
+  const values: Record<string, unknown> = { ...out, ...(path !== undefined ? { template: path } : {}) };
+  values.special = special !== undefined ? [...(special as Map<string, string>)].map(([k, v]) => `${k}=${v}`) : undefined;
+  const option = templateOptionFrom(values);
+  if (option.template === undefined) throw new UsageError('"special" and "template_kwargs" go with "template" or a family\'s "model"');
+  out.template = kwargs !== undefined ? { ...option.template, kwargs: kwargs as Map<string, JsonValue> } : option.template;
+}
+
 /** One case of a jsonl file → its options (the command line's, overridden by the case's). */
 function caseOptions(line: JsonValue, base: PartOptions): PartOptions {
   const out: Record<string, unknown> = { ...base };
@@ -210,6 +272,7 @@ function caseOptions(line: JsonValue, base: PartOptions): PartOptions {
       out.messageFormat = v;
     } else out[k] = v;
   }
+  caseTemplate(line, out);
   const messages = getKey(line, 'messages');
   if (messages !== undefined && messages !== null) {
     if (!isJsonArray(messages)) throw new UsageError('"messages" must be a list of messages');

@@ -269,7 +269,7 @@ const RESPONSES_BUILTIN_TOOLS: Readonly<Record<string, 'browser' | 'python' | un
  * is none of them. Keys that do not shape the prompt are reported as infos. Throws a CompileError
  * for a body whose parts cannot be read (messages not a list, tool types no server renders…).
  */
-export function readRequestBody(value: unknown): RequestBody | undefined {
+export function readRequestBody(value: unknown, options: { readonly messageFormat?: MessageFormat } = {}): RequestBody | undefined {
   // a list (of tools) is never a body: say so before converting it
   if (Array.isArray(value)) return undefined;
   const body = toJsonValue(value, '');
@@ -279,7 +279,7 @@ export function readRequestBody(value: unknown): RequestBody | undefined {
   let kind: RequestBody['kind'];
   let conversation: ConversationInput;
   if (body.has('messages')) {
-    const read = readConversation(body.get('messages'), { pointer: '/messages' });
+    const read = readConversation(body.get('messages'), { pointer: '/messages', ...(options.messageFormat !== undefined ? { format: options.messageFormat } : {}) });
     diagnostics.push(...read.diagnostics);
     conversation = read.conversation;
     kind = conversation.format === 'anthropic' || (conversation.format === 'chat' && !hasChatSignal(conversation) && looksAnthropic(body)) ? 'anthropic' : 'chat';

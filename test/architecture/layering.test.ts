@@ -14,9 +14,9 @@ const SRC = join(ROOT, 'src');
 /** Each stage's rank: a module may import modules of its own rank or lower. Keyed by the first path segment under src/. */
 const RANK: Readonly<Record<string, number>> = {
   diagnostics: 0, ir: 0,
-  'o200k-ranks': 1, bpe: 1, tokens: 1, input: 1,
+  'o200k-ranks': 1, bpe: 1, tokens: 1, tokenizers: 1, input: 1,
   lower: 2,
-  emit: 3,
+  emit: 3, models: 3, template: 3, // template: the chat-template engine (beside emit: it builds on emit/python)
   messages: 4,
   parse: 5, // a parsed message is a messages/ envelope
   conversation: 6,

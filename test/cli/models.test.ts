@@ -13,7 +13,7 @@ describe('--model', () => {
       ['gpt-oss', []],
       ['gpt-oss-template', ['--flavor', 'chat-template']],
       ['gpt-oss-ollama', ['--flavor', 'ollama']],
-      ['qwen3', ['--target', 'xml', '--dialect', 'qwen']],
+      ['qwen2.5', ['--target', 'xml', '--dialect', 'qwen']],
       ['qwen3-coder', ['--target', 'xml', '--dialect', 'qwen3-coder']],
       ['hermes-3', ['--target', 'xml', '--dialect', 'hermes']],
     ];

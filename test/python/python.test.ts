@@ -56,6 +56,9 @@ describe('pyJsonDumps', () => {
   });
   it('ensure_ascii escapes non-ASCII and DEL as lowercase \\uXXXX, astral as a surrogate pair', () => {
     expect(pyJsonDumps('ü\u007f🌍', { ensureAscii: true })).toBe('"\\u00fc\\u007f\\ud83c\\udf0d"');
+    // printable ASCII is written as it is, but for the quote and the backslash (json.dumps('"\\', ensure_ascii=True))
+    expect(pyJsonDumps('a"b\\c', { ensureAscii: true })).toBe('"a\\"b\\\\c"');
+    expect(pyJsonDumps('a"b\\c')).toBe('"a\\"b\\\\c"');
   });
   it('sort_keys sorts by code point at every level', () => {
     // UTF-16 order would put the astral key (a surrogate pair) before U+FF5E

@@ -5,7 +5,8 @@
  * with where in the input it happened (a JSON Pointer) and why, in plain words.
  */
 import { escapePointerToken, isJsonArray, isJsonObject, isWellFormed, type JsonValue } from '../../ir/json.js';
-import { pyType } from './values.js';
+import type { PyObject } from './objects.js';
+import { pyTypeName } from './values.js';
 
 /** A Jinja2 or Python error, as `render.py` prints it: `{type}: {message}`. */
 export class JinjaError extends Error {
@@ -20,6 +21,14 @@ export class JinjaError extends Error {
   /** The error line: `TypeError: can only concatenate str (not "int") to str`. */
   get text(): string {
     return `${this.errorType}: ${this.message}`;
+  }
+}
+
+/** An error of the engine, not of Jinja2: a construct, filter or value it does not reproduce (`Unsupported: …`). */
+export class EngineUnsupported extends JinjaError {
+  constructor(message: string) {
+    super('Unsupported', message);
+    this.name = 'EngineUnsupported';
   }
 }
 
@@ -58,9 +67,9 @@ export function childPointer(pointer: string, key: string | number): string {
   return `${pointer}/${typeof key === 'number' ? key : escapePointerToken(key)}`;
 }
 
-/** Jinja2's `object_type_repr`: `dict object`, `list object`, `None`. */
+/** Jinja2's `object_type_repr` of a JSON value: `dict object`, `list object`, `None`. */
 function objectTypeRepr(v: JsonValue): string {
-  return v === null ? 'None' : `${pyType(v)} object`;
+  return v === null ? 'None' : `${pyTypeName(v)} object`;
 }
 
 /** The UndefinedError Jinja2 raises when an attribute that is not there is used. */
@@ -78,10 +87,10 @@ export function undefinedElement(owner: JsonValue, index: number): JinjaError {
 export const RECURSION_ERROR = new JinjaError('RecursionError', 'maximum recursion depth exceeded while calling a Python object');
 
 /** Python's TypeError for `left + right` where the operands cannot be added (`can only concatenate str (not "int") to str`, `unsupported operand type(s) for +: 'int' and 'str'`). */
-export function pyAddError(left: JsonValue, right: JsonValue): JinjaError {
-  const l = pyType(left);
-  const r = pyType(right);
-  if (l === 'str' || l === 'list') return new JinjaError('TypeError', `can only concatenate ${l} (not "${r}") to ${l}`);
+export function pyAddError(left: PyObject, right: PyObject): JinjaError {
+  const l = pyTypeName(left);
+  const r = pyTypeName(right);
+  if (l === 'str' || l === 'list' || l === 'tuple') return new JinjaError('TypeError', `can only concatenate ${l} (not "${r}") to ${l}`);
   return new JinjaError('TypeError', `unsupported operand type(s) for +: '${l}' and '${r}'`);
 }
 

@@ -6,6 +6,7 @@
  */
 import { isJsonArray, isJsonObject, type JsonValue } from '../../ir/json.js';
 import { JinjaError } from './errors.js';
+import { pyIn, pyIter, pyLenOf } from './operators.js';
 import { compareCodePoints, pyStrip } from './strings.js';
 import { pyEquals, pyStr, pyType } from './values.js';
 
@@ -36,29 +37,17 @@ export function jinjaIsIterable(v: JinjaValue): boolean {
 
 /** What a `for` loop (or `|join`) sees: a str's characters, a list's items, a dict's keys, nothing for Undefined; TypeError otherwise. */
 export function jinjaIterate(v: JinjaValue): JsonValue[] {
-  if (v === undefined) return [];
-  if (typeof v === 'string') return [...v];
-  if (isJsonArray(v)) return [...v];
-  if (isJsonObject(v)) return [...v.keys()];
-  throw new JinjaError('TypeError', `'${pyType(v)}' object is not iterable`);
+  return v === undefined ? [] : ([...pyIter(v)] as JsonValue[]);
 }
 
 /** `len(x)` / `x|length`: code points of a str (not UTF-16 units), items of a list or dict, 0 for Undefined; TypeError otherwise. */
 export function pyLen(v: JinjaValue): number {
-  if (v === undefined) return 0;
-  if (typeof v === 'string') return [...v].length;
-  if (isJsonArray(v)) return v.length;
-  if (isJsonObject(v)) return v.size;
-  throw new JinjaError('TypeError', `object of type '${pyType(v)}' has no len()`);
+  return v === undefined ? 0 : pyLenOf(v);
 }
 
 /** `item in container` for a str item: substring of a str, member of a list, key of a dict; Undefined (iterable and empty) holds nothing; TypeError for a number, bool or None. */
 export function pyContains(container: JinjaValue, item: string): boolean {
-  if (container === undefined) return false;
-  if (typeof container === 'string') return container.includes(item);
-  if (isJsonArray(container)) return container.some((x) => x === item);
-  if (isJsonObject(container)) return container.has(item);
-  throw new JinjaError('TypeError', `argument of type '${pyType(container)}' is not iterable`);
+  return container === undefined ? false : pyIn(item, container);
 }
 
 /** `{{ x }}`: Undefined prints nothing, anything else `str(x)`. */

@@ -1,10 +1,14 @@
 /**
  * Python's `json.dumps` on the values `json.loads` made (what transformers' `|tojson` filter
- * calls): key order kept, Python's separators, `ensure_ascii`, `sort_keys`, `indent` and
- * `separators` as Python reads them.
+ * calls), and on what a template makes beside them (ints, floats, tuples, Markup): key order kept,
+ * Python's separators, `ensure_ascii`, `sort_keys`, `indent` and `separators` as Python reads
+ * them, and its TypeError for what it cannot serialize.
  */
-import { formatNumberPython, JsonNumber, quoteJsonString, quoteJsonStringAscii, type JsonObject, type JsonValue } from '../../ir/json.js';
+import { formatNumberPython, formatPythonFloat, JsonNumber, quoteJsonString, quoteJsonStringAscii } from '../../ir/json.js';
+import { JinjaError } from './errors.js';
+import { Markup, PyFloat, PyTuple, type PyObject } from './objects.js';
 import { compareCodePoints } from './strings.js';
+import { pyFloatRepr, pyTypeName } from './values.js';
 
 /** Options for {@link pyJsonDumps}, named after `json.dumps`'s. */
 export interface PyJsonDumpsOptions {
@@ -12,38 +16,128 @@ export interface PyJsonDumpsOptions {
   readonly ensureAscii?: boolean;
   /** `sort_keys=True`: keys in code point order, at every level. */
   readonly sortKeys?: boolean;
-  /** `indent=N`: one member a line, N spaces a level (separators then default to `,` and `: `). */
-  readonly indent?: number;
+  /** `indent=N` (N spaces a level) or `indent="…"` (that text a level): one member a line (separators then default to `,` and `: `). */
+  readonly indent?: number | string;
   /** `separators=(item, key)`; default `(', ', ': ')`, or `(',', ': ')` with an indent. */
   readonly separators?: readonly [string, string];
 }
 
+/** A dict key as json.dumps writes it: str as is; int, float, bool and None as their JSON text; TypeError otherwise. */
+function jsonKey(k: PyObject): string {
+  if (typeof k === 'string') return k;
+  if (k instanceof Markup) return k.text;
+  if (typeof k === 'number' || typeof k === 'bigint') return String(k);
+  if (typeof k === 'boolean') return k ? 'true' : 'false';
+  if (k === null) return 'null';
+  if (k instanceof JsonNumber) return formatNumberPython(k);
+  if (k instanceof PyFloat) return floatText(k.value);
+  throw new JinjaError('TypeError', `keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
+}
+
+/** A float as json.dumps writes it (`allow_nan=True`: `NaN`, `Infinity`, `-Infinity`). */
+function floatText(x: number): string {
+  return Number.isFinite(x) ? pyFloatRepr(x) : formatPythonFloat(x);
+}
+
+// a string with nothing JSON escapes (ensure_ascii off): written as it is between quotes
+const PLAIN_JSON = /^[^"\\\u0000-\u001f]*$/;
+// the same with ensure_ascii: printable ASCII only, less `"` and `\`
+const PLAIN_JSON_ASCII = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
+
+/** A JSON number's text as json.dumps writes it: an int's text as is (JSON ints are canonical; `-0` is 0), a float by repr. */
+function numberText(n: JsonNumber): string {
+  const t = n.text;
+  if (t.indexOf('.') < 0 && t.indexOf('e') < 0 && t.indexOf('E') < 0) return t === '-0' ? '0' : t;
+  return formatNumberPython(n);
+}
+
 /** `json.dumps(v, …)` as Python writes it (ensure_ascii off unless asked, as transformers' `tojson` calls it). */
-export function pyJsonDumps(v: JsonValue, options: PyJsonDumpsOptions = {}): string {
-  const quote = options.ensureAscii ? quoteJsonStringAscii : quoteJsonString;
+export function pyJsonDumps(v: PyObject, options: PyJsonDumpsOptions = {}): string {
+  const ascii = options.ensureAscii === true;
+  const quoteAny = ascii ? quoteJsonStringAscii : quoteJsonString;
+  const plain = ascii ? PLAIN_JSON_ASCII : PLAIN_JSON;
   const indent = options.indent;
+  // an int indent is that many spaces; a negative one is none (Python: ' ' * -1 == '')
+  const step = indent === undefined ? undefined : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
   const [item, key] = options.separators ?? (indent !== undefined ? [',', ': '] : [', ', ': ']);
-  const go = (x: JsonValue, level: number): string => {
-    if (x === null) return 'null';
-    if (typeof x === 'boolean') return x ? 'true' : 'false';
-    if (typeof x === 'string') return quote(x);
-    if (x instanceof JsonNumber) return formatNumberPython(x);
-    const parts: string[] = [];
-    let open = '[';
-    let close = ']';
-    if (Array.isArray(x)) for (const y of x) parts.push(go(y, level + 1));
-    else {
-      open = '{';
-      close = '}';
-      let entries = [...(x as JsonObject)];
-      if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
-      for (const [k, y] of entries) parts.push(`${quote(k)}${key}${go(y, level + 1)}`);
+  // the newline and indentation before an item at each level
+  const newlines: string[] = [];
+  const nl = (level: number): string => (newlines[level] ??= `\n${(step as string).repeat(level)}`);
+  // the separator before a later item, with its newline and indentation
+  const seps: string[] = [];
+  const sepAt = (level: number): string => (seps[level] ??= step === undefined ? item : item + nl(level));
+  // the pieces, joined in chunks of a few thousand (concatenating small strings one by one makes
+  // deep ropes, and joining one huge array of them is slow too)
+  let out: string[] = [];
+  const chunks: string[] = [];
+  const flush = (): void => {
+    if (out.length > 2048) {
+      chunks.push(out.join(''));
+      out = [];
     }
-    // an empty container is `[]` / `{}` whatever the indent, as Python writes it
-    if (parts.length === 0) return open + close;
-    if (indent === undefined) return open + parts.join(item) + close;
-    const inner = `\n${' '.repeat(indent * (level + 1))}`;
-    return `${open}${inner}${parts.join(item + inner)}\n${' '.repeat(indent * level)}${close}`;
   };
-  return go(v, 0);
+  const go = (x: PyObject, level: number): void => {
+    if (typeof x === 'string') {
+      if (plain.test(x)) out.push('"' + x + '"');
+      else out.push(quoteAny(x));
+    }
+    else if (x === null) out.push('null');
+    else if (typeof x === 'boolean') out.push(x ? 'true' : 'false');
+    else if (x instanceof JsonNumber) out.push(numberText(x));
+    else if (typeof x === 'number' || typeof x === 'bigint') out.push(String(x));
+    else if (x instanceof PyFloat) out.push(floatText(x.value));
+    else if (x instanceof Markup) out.push(quoteAny(x.text));
+    else if (Array.isArray(x) || x instanceof PyTuple) {
+      // a tuple is written as a list
+      const items = Array.isArray(x) ? (x as readonly PyObject[]) : x.items;
+      // an empty container is `[]` whatever the indent, as Python writes it
+      if (items.length === 0) {
+        out.push('[]');
+        return;
+      }
+      out.push('[');
+      for (let i = 0; i < items.length; i++) {
+        if (i) out.push(sepAt(level + 1));
+        else if (step !== undefined) out.push(nl(level + 1));
+        go(items[i], level + 1);
+        flush();
+      }
+      if (step !== undefined) out.push(nl(level));
+      out.push(']');
+    } else if (x instanceof Map) {
+      const m = x as ReadonlyMap<PyObject, PyObject>;
+      if (m.size === 0) {
+        out.push('{}');
+        return;
+      }
+      out.push('{');
+      let first = true;
+      // forEach: no [key, value] array made per member
+      const member = (y: PyObject, k: PyObject): void => {
+        if (!first) out.push(sepAt(level + 1));
+        else if (step !== undefined) out.push(nl(level + 1));
+        first = false;
+        const ks = typeof k === 'string' ? k : jsonKey(k);
+        if (plain.test(ks)) out.push('"' + ks + '"' + key);
+        else out.push(quoteAny(ks), key);
+        go(y, level + 1);
+        flush();
+      };
+      if (options.sortKeys) for (const [k, y] of [...m].sort(([a], [b]) => compareKeys(a, b))) member(y, k);
+      else m.forEach(member);
+      if (step !== undefined) out.push(nl(level));
+      out.push('}');
+    } else throw new JinjaError('TypeError', `Object of type ${pyTypeName(x)} is not JSON serializable`);
+  };
+  go(v, 0);
+  if (!chunks.length) return out.join('');
+  chunks.push(out.join(''));
+  return chunks.join('');
+}
+
+/** `sort_keys`: keys in Python's order (str by code point; a str against a number raises TypeError). */
+function compareKeys(a: PyObject, b: PyObject): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  throw new JinjaError('TypeError', `'<' not supported between instances of '${pyTypeName(b)}' and '${pyTypeName(a)}'`);
 }
