@@ -1,6 +1,8 @@
 /**
  * o200k_base encoding of ordinary text (no special tokens), exact and O(n log n): the pre-tokenizer
- * split of gpt-tokenizer (its O200K_TOKEN_SPLIT_REGEX, tiktoken's pattern), then for each chunk
+ * split of tiktoken's and gpt-oss's tokenizer.json's pattern as the Rust crates read it (`\s` is
+ * Unicode White_Space: U+0085 is white space, U+FEFF is not; gpt-tokenizer's JavaScript regex reads
+ * both the other way round and gave other ids for about 2% of texts holding them), then for each chunk
  * tiktoken's rule: a chunk that is a token is that token; else its bytes are merged by repeatedly
  * joining the adjacent pair of parts with the lowest rank, the leftmost on ties, until no adjacent
  * pair is a token. gpt-tokenizer applies that rule by scanning every pair after every merge, which
@@ -9,8 +11,46 @@
  * Tokens are looked up by their bytes, so U+FEFF counts as tiktoken counts it (gpt-tokenizer strips
  * it when it turns bytes back into a string, and never finds the 9 tokens that hold it).
  */
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { o200kRanks } from './o200k-ranks.js';
+import { onigRegex } from './tokenizers/regex.js';
+
+/** o200k's pre-tokenizer pattern, as gpt-oss's tokenizer.json (and tiktoken) writes it: an Oniguruma pattern. */
+export const O200K_PATTERN = '[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:\'s|\'t|\'re|\'ve|\'m|\'ll|\'d)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:\'s|\'t|\'re|\'ve|\'m|\'ll|\'d)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+';
+
+let split: RegExp | undefined;
+let splitting = false;
+
+/**
+ * Visit each pre-tokenizer piece of ordinary text, in order, covering it all: O200K_PATTERN read as
+ * the Rust crates read it (tokenizers/regex.ts translates Oniguruma's `\s` as White_Space).
+ */
+export function eachO200kPiece(text: string, visit: (piece: string) => void): void {
+  split ??= onigRegex(O200K_PATTERN);
+  // one compiled regex, its lastIndex reset per text; a walk inside a walk takes a copy
+  const re = splitting ? new RegExp(split) : split;
+  const outer = !splitting;
+  splitting = true;
+  try {
+    re.lastIndex = 0;
+    let prev = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      // the pattern covers every character and matches no empty string: no gaps
+      if (m.index !== prev) visit(text.slice(prev, m.index));
+      visit(m[0]);
+      prev = m.index + m[0].length;
+    }
+    if (prev < text.length) visit(text.slice(prev));
+  } finally {
+    if (outer) splitting = false;
+  }
+}
+
+/** Each pre-tokenizer piece of ordinary text (see eachO200kPiece). */
+export function o200kPieces(text: string): string[] {
+  const out: string[] = [];
+  eachO200kPiece(text, (p) => out.push(p));
+  return out;
+}
 
 /** Every o200k_base token by its bytes (as a latin1 string: one char a byte), and the longest token's length. */
 interface RankTable {
@@ -214,14 +254,18 @@ function mergedChunk(chunk: string): readonly number[] {
 /** The o200k_base token ids of ordinary text: special-token spellings are plain text. */
 export function encodeOrdinary(text: string): number[] {
   const ids: number[] = [];
-  for (const m of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) for (const id of encodeChunk(m[0])) ids.push(id);
+  eachO200kPiece(text, (piece) => {
+    for (const id of encodeChunk(piece)) ids.push(id);
+  });
   return ids;
 }
 
 /** The number of o200k_base tokens of ordinary text (as `encodeOrdinary(text).length`). */
 export function countOrdinary(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) n += countChunk(m[0]);
+  eachO200kPiece(text, (piece) => {
+    n += countChunk(piece);
+  });
   return n;
 }
 
@@ -229,9 +273,9 @@ export function countOrdinary(text: string): number {
 export function countOrdinaryChunks(text: string): { readonly lengths: number[]; readonly counts: number[] } {
   const lengths: number[] = [];
   const counts: number[] = [];
-  for (const m of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
-    lengths.push(m[0].length);
-    counts.push(countChunk(m[0]));
-  }
+  eachO200kPiece(text, (piece) => {
+    lengths.push(piece.length);
+    counts.push(countChunk(piece));
+  });
   return { lengths, counts };
 }

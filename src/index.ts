@@ -79,7 +79,7 @@ export { checkToolCalls, toolCallsFromParse, type CheckToolCallsOptions, type Ch
 export { findLeaks } from './parse/leaks.js';
 export { parseToolCalls, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './parse/xml/index.js';
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
-export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel } from './report/index.js';
+export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost } from './report/index.js';
 export { listModels, modelNames, type ModelInfo } from './api/models.js';
 export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
@@ -91,9 +91,9 @@ export { emitXmlCatalog, renderXmlPrompt, xmlCallingInstructions } from './emit/
 export { renderChatTemplatePrompt, renderChatTemplateSystem, renderChatTemplateDeveloper } from './messages/chat-template.js';
 export { renderHarmonyConversationJson } from './messages/serde.js';
 
-export { inventory, type Inventory, type InventoryOptions } from './inventory.js';
+export { inventory, type Inventory, type InventoryOptions, type InventoryTokenizer, type InventoryTotals } from './inventory.js';
 export { countTokens, encode, loadTokenizer, resolveTokenizer, tokenizerFromJson, findCachedTokenizer, hubCacheDir, GPT_OSS_TOKENIZER, GPT_OSS_TOKENIZER_SHA256 } from './tokenizers/index.js';
-export type { Tokenizer, TokenizerOption, TokenizeOptions, HubCacheOptions } from './tokenizers/index.js';
+export type { Tokenizer, TokenizerOption, TokenizeOptions, HubCacheOptions, TokenSpans } from './tokenizers/index.js';
 export { compileTemplate, renderTemplate, detectContentFormat, type CompiledTemplate, type TemplateValue, type TemplateVars, type TemplateAst } from './template/index.js';
 export { readTemplateFile, renderWithTemplate, templateCatalog, type TemplateSpec, type TemplateRenderInput, type TemplatePrompt } from './api/template.js';
 export { MODEL_FAMILIES, type ModelFamily } from './models/families.js';

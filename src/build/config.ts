@@ -77,6 +77,10 @@ export const Output = Type.Object(
     ),
     server: Type.Optional(Literals(SERVERS, 'whose request → prompt mapping renders the conversation')),
     messageFormat: Type.Optional(Literals(MESSAGE_FORMATS, 'the shape of messages (default: told apart by shape)')),
+    template: Type.Optional(NonEmpty('a chat template: a .jinja file, a tokenizer_config.json or chat_template.json, or a model folder holding one, relative to the config file')),
+    special: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'an object of the special tokens the template reads, {"bos_token": "<s>"}' })),
+    templateKwargs: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'an object of template variables, {"enable_thinking": false}' })),
+    tokenizer: Type.Optional(NonEmpty('what counts the tokens: a tokenizer.json or a model folder (relative to the config file), a Hugging Face model id in the local cache, or "gpt-oss"')),
   },
   { additionalProperties: false, description: 'an output object {"path", "format"?, "part"?, "target"?, "flavor"?, render options…}' },
 );

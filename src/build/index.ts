@@ -7,13 +7,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { Diagnostic } from '../diagnostics.js';
+import { isCompileError, type Diagnostic } from '../diagnostics.js';
+import type { InventoryOptions } from '../inventory.js';
+import type { HubCacheOptions } from '../tokenizers/index.js';
 import { ConfigError, readConfig, type BuildConfig } from './config.js';
-import { outputProblems, renderOutput } from './outputs.js';
+import { outputProblems, outputRenderOptions, renderOutput, type TemplateReader } from './outputs.js';
 import { loadSources, relabel } from './sources.js';
 
 export { CONFIG_FILE, ConfigError, readConfig, validateConfig, type BuildConfig, type OutputConfig, type SourceConfig } from './config.js';
 export { expandGlob } from './glob.js';
+export type { TemplateReader } from './outputs.js';
 
 /** One output file of a build: what it would hold and what it holds now. */
 export interface BuildFile {
@@ -40,6 +43,10 @@ export interface BuildPlan {
 export interface BuildOptions {
   /** Default time allowed for each MCP server, in ms. */
   readonly timeoutMs?: number;
+  /** Reads an output's `"template"` (harmony-catalog build gives the CLI's reader: a .jinja file, a JSON config or a model folder). */
+  readonly readTemplate?: TemplateReader;
+  /** Where the Hugging Face cache is looked for, for a model's tokenizer (default: this process's environment). */
+  readonly hubCache?: HubCacheOptions;
 }
 
 function readIfExists(path: string): string | undefined {
@@ -65,14 +72,25 @@ export async function planBuild(configFile: string, options: BuildOptions = {}):
     if (first !== undefined) problems.push(`outputs[${i}].path: ${JSON.stringify(o.path)} is also outputs[${first}]'s path; each output needs its own file`);
     else seen.set(abs, i);
   });
+  // each output's options: its template read and its tokenizer found (a problem there names its key)
+  const renderOptions: InventoryOptions[] = [];
+  config.outputs.forEach((o, i) => {
+    try {
+      renderOptions.push(outputRenderOptions(o, { baseDir, ...(options.readTemplate !== undefined ? { readTemplate: options.readTemplate } : {}), ...(options.hubCache !== undefined ? { hubCache: options.hubCache } : {}) }, `outputs[${i}]`));
+    } catch (e) {
+      if (!(e instanceof Error) || (isCompileError(e) && !e.diagnostics.some((d) => d.code === 'template/file'))) throw e;
+      const message = isCompileError(e) ? e.diagnostics.map((d) => d.message).join('; ') : e.message;
+      problems.push(message.startsWith(`outputs[${i}]`) ? message : `outputs[${i}].template: ${message.replace(/^--template: /, '')}`);
+    }
+  });
   if (problems.length) throw new ConfigError(file, problems);
 
   const sources = await loadSources(config.sources, baseDir, options);
   const files: BuildFile[] = [];
   const diagnostics = new Map<string, Diagnostic>();
-  for (const o of config.outputs) {
+  for (const [i, o] of config.outputs.entries()) {
     const path = resolve(baseDir, o.path);
-    const { content, inventory } = await renderOutput(sources.values, o, basename(file));
+    const { content, inventory } = await renderOutput(sources.values, o, basename(file), renderOptions[i] as InventoryOptions);
     for (const d of relabel(inventory.diagnostics, sources.origins)) diagnostics.set(JSON.stringify(d), d);
     const current = readIfExists(path);
     files.push({ path, name: o.path, content, current, changed: current !== content });

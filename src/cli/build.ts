@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { buildDiff, CONFIG_FILE, ConfigError, planBuild, writeBuild } from '../build/index.js';
 import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
 import { mcpTimeoutFrom } from './sources.js';
+import { loadTemplateArg } from './template.js';
 
 /** Help text of `build`. */
 export const BUILD_HELP = `Usage: harmony-catalog build [--config ${CONFIG_FILE}] [--check]
@@ -32,9 +33,17 @@ Config:
     ]
   }
   The format follows the extension unless given (.json json; .js .mjs .ts .mts module; else text).
-  Output keys besides path/format/part are render options (target, flavor, dialect, instructions,
-  namespace, namespaceDescription, date, effort, identity, cutoff, browser, python, completion,
-  controlTokens, messages).
+  Output keys besides path/format/part are render options (target, flavor, dialect, model,
+  instructions, namespace, namespaceDescription, date, effort, identity, cutoff, browser, python,
+  completion, controlTokens, messages, server, messageFormat), and:
+    "template": "models/Qwen3"        a chat template (.jinja, a JSON config, or a model folder),
+    "special": {"bos_token": "<s>"},  "templateKwargs": {"enable_thinking": false}   as render's
+                                      --template, --special, --template-kwarg
+    "tokenizer": "models/Qwen3"       what counts the tokens: a tokenizer.json or model folder,
+                                      a Hugging Face model id in the local cache, or "gpt-oss"
+                                      (default: as dump counts; a template's folder's tokenizer.json)
+  Paths in them are relative to the config. Without the model's own tokenizer, another model's
+  counts are o200k_harmony estimates, and the output says so.
 
 Exit codes: 0 written (or up to date), 1 --check found changes, or the tools cannot be read or
 rendered (a source's problems are listed), 2 usage or config error (the key is named).
@@ -76,7 +85,7 @@ export async function buildCommand(argv: readonly string[], io: CliIo): Promise<
     const timeoutMs = mcpTimeoutFrom(values['mcp-timeout']);
     let plan;
     try {
-      plan = await planBuild(values.config ?? CONFIG_FILE, timeoutMs !== undefined ? { timeoutMs } : {});
+      plan = await planBuild(values.config ?? CONFIG_FILE, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), readTemplate: loadTemplateArg, hubCache: { env: io.env } });
     } catch (e) {
       if (e instanceof ConfigError) throw new UsageError(e.message);
       throw e;

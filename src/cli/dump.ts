@@ -8,21 +8,27 @@ import { readRequestBody } from '../conversation/read.js';
 import { parseJson, type JsonValue } from '../ir/json.js';
 import type { InventoryOptions } from '../inventory.js';
 import { loadToolsArg } from './sources.js';
+import { countedWith, templateTokenizer, TOKENIZER_HELP, tokenizerArg, tokenizerNote } from './tokenizer.js';
 
 /** Help text of `dump`. */
 export const DUMP_HELP = `Usage: harmony-catalog dump <file|-|--mcp "command args"> [options]
 
-One row per tool: its name, parameter count, tokens (o200k_harmony: the tool's share of the
-developer message) and lint findings; then the totals (system message, developer message,
-catalog). Messages are counted whole, <|start|> to <|end|>. <file> may be a whole request body
-(Chat Completions, Responses, Anthropic): its function tools are listed, and the totals add the
-whole prompt with its conversation, as the --server builds it.
+One row per tool: its name, parameter count, tokens (its share of the developer message, or of
+the whole prompt for a model with no developer message) and lint findings; then the totals of the
+parts the model has (gpt-oss: system message, developer message, catalog; every model: the whole
+prompt). gpt-oss's messages are counted whole, <|start|> to <|end|>, with its o200k_harmony.
+Another --model (or --template) is counted with its own tokenizer when one is given or found
+(--tokenizer; the file and its sha256 are printed), else with o200k_harmony as an estimate, and
+said so. <file> may be a whole request body (Chat Completions, Responses, Anthropic): its function
+tools are listed, and the totals add the whole prompt with its conversation, as the --server
+builds it.
 
 Options:
   --sort <key>          input (default) | tokens (most first) | name
   --show                print each tool's rendering too
   --format <f>          text (default) | json | markdown
   --max-tokens <n>      exit 1 when the catalog is over n tokens (the output is still printed)
+${TOKENIZER_HELP}
   --mcp "<cmd> [args]"  read the tools of a live MCP server (stdio) instead of a file
   --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
   --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
@@ -31,12 +37,13 @@ Options:
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 Render options, as for 'harmony-catalog render' (see its --help): --instructions, --namespace,
-  --date, --effort, --identity, --cutoff, --browser, --python, --server, --model, and the
-  target/flavor options.
+  --date, --effort, --identity, --cutoff, --browser, --python, --server, --model, --template,
+  --special, --template-kwarg, and the target/flavor options.
 
 --format json prints {"tools": [{"name", "parameters", "tokens", "findings"}],
-"totals": {"system", "developer", "catalog", "prompt"?}, "diagnostics": [every input warning]} (with --show
-each tool also has "text").
+"totals": {"system"?, "developer"?, "catalog", "prompt"?}, "tokenizer": {"name", "path"?,
+"sha256"?, "from", "exact", "wanted"?}, "diagnostics": [every input warning]} (with --show each
+tool also has "text"); "system" and "developer" only for gpt-oss, "exact": false for an estimate.
 Colours are used only on a terminal, never when NO_COLOR is set.
 Exit codes: 0 listed, 1 the input cannot be rendered or the catalog is over --max-tokens, 2 usage error.
 `;
@@ -50,6 +57,7 @@ const OPTIONS = {
   show: { type: 'boolean' },
   format: { type: 'string' },
   'max-tokens': { type: 'string' },
+  tokenizer: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -76,16 +84,19 @@ export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<n
     const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
     // a request body: its function tools, and its conversation and options for the whole prompt
     const body = typeof loaded.input === 'string' && isRequestBody(loaded.input) ? readRequestBody(parseJson(loaded.input.replace(/^\uFEFF/, ''))) : undefined;
-    const options = body ? { ...given, ...requestOptions(body) } : given;
+    const tokenizer = tokenizerArg(values.tokenizer) ?? templateTokenizer(values.template);
+    const counting = { ...(tokenizer !== undefined ? { tokenizer } : {}), hubCache: { env: io.env } };
+    const options: InventoryOptions = { ...(body ? { ...given, ...requestOptions(body) } : given), ...counting };
 
     const inv = await inventory(toolsOfInput(loaded.input), options);
     if (!values.quiet) printDiagnostics(inv.diagnostics, io, 'warning', display);
     const rows = sortRows(inv.tools, sort);
     const color = useColor(io);
     const show = Boolean(values.show);
-    io.stdout(format === 'json' ? formatJson(inv, rows, show) : format === 'markdown' ? formatMarkdown(inv, rows, show) : formatText(inv, rows, show, color));
+    const model = values.model;
+    io.stdout(format === 'json' ? formatJson(inv, rows, show) : format === 'markdown' ? formatMarkdown(inv, rows, show, model) : formatText(inv, rows, show, color, model));
     if (max !== undefined && inv.totals.catalog > Number(max)) {
-      io.stderr(`${paint(color, RED, `harmony-catalog: over budget: the catalog is ${inv.totals.catalog} tokens, more than --max-tokens ${max}`)}\n`);
+      io.stderr(`${paint(color, RED, `harmony-catalog: over budget: the catalog is ${inv.totals.catalog} tokens${tokensLabel(inv)}, more than --max-tokens ${max}`)}\n`);
       return 1;
     }
     return 0;
@@ -134,9 +145,24 @@ function findingLine(f: InventoryTool['findings'][number]): string {
   return `${formatDiagnostic(f)}${f.flavor !== undefined ? ` (${f.flavor})` : ''}`;
 }
 
+/** ` (o200k estimate)` or ` (counted with NAME)` after a count; nothing for gpt-oss's own o200k_harmony. */
+function tokensLabel(inv: Inventory): string {
+  const t = inv.tokenizer;
+  if (!t.exact) return ' (an o200k estimate)';
+  return t.name === 'o200k_harmony' ? '' : ` (counted with ${t.name})`;
+}
+
+/** The totals of the parts the layout has: `system 64, developer 101, catalog 97` and the whole prompt. */
+function totalsList(inv: Inventory, sep: string, prompt: string): string {
+  const t = inv.totals;
+  const parts = [...(t.system !== undefined ? [`system ${t.system}`] : []), ...(t.developer !== undefined ? [`developer ${t.developer}`] : []), `catalog ${t.catalog}`];
+  return `${parts.join(sep)}${t.prompt !== undefined ? `${prompt}the whole prompt ${t.prompt}` : ''}`;
+}
+
 /** A text table with the totals under it. */
-export function formatText(inv: Inventory, rows: readonly InventoryTool[], show: boolean, color = false): string {
-  const head = ['tool', 'params', 'tokens', 'findings'];
+export function formatText(inv: Inventory, rows: readonly InventoryTool[], show: boolean, color = false, model?: string): string {
+  const exact = inv.tokenizer.exact;
+  const head = ['tool', 'params', exact ? 'tokens' : 'est. tokens', 'findings'];
   const cells = rows.map((t) => [t.name, String(t.parameters), String(t.tokens), String(t.findings.length)]);
   const width = head.map((h, k) => Math.max(h.length, ...cells.map((c) => c[k].length)));
   const line = (c: readonly string[]) => c.map((x, k) => (k === 0 ? x.padEnd(width[k]) : x.padStart(width[k]))).join('  ').trimEnd();
@@ -147,19 +173,22 @@ export function formatText(inv: Inventory, rows: readonly InventoryTool[], show:
   });
   const n = inv.tools.length;
   out.push('');
-  out.push(`${n} tool${n === 1 ? '' : 's'}; tokens (o200k_harmony): system ${inv.totals.system}, developer ${inv.totals.developer}, catalog ${inv.totals.catalog}${inv.totals.prompt !== undefined ? `; the whole prompt ${inv.totals.prompt}` : ''}`);
+  out.push(`${n} tool${n === 1 ? '' : 's'}; tokens (${countedWith(inv.tokenizer)}): ${totalsList(inv, ', ', '; ')}`);
   const overhead = inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0);
-  out.push(paint(color, DIM, `(messages counted whole, <|start|> to <|end|>; catalog text outside any tool: ${overhead})`));
+  const how = inv.totals.system !== undefined ? 'messages counted whole, <|start|> to <|end|>' : 'the catalog is its share of the whole prompt';
+  out.push(paint(color, DIM, `(${how}; catalog text outside any tool: ${overhead})`));
+  const note = tokenizerNote(inv.tokenizer, model);
+  if (note !== undefined) out.push(paint(color, DIM, `(${note})`));
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
   if (findings.length) out.push('', paint(color, BOLD, 'findings:'), ...findings.map((f) => `  ${f}`));
-  if (show) for (const t of rows) out.push('', paint(color, BOLD, `── ${t.name} (${t.tokens} tokens) ──`), shown(t));
+  if (show) for (const t of rows) out.push('', paint(color, BOLD, `── ${t.name} (${t.tokens} ${exact ? 'tokens' : 'tokens, an o200k estimate'}) ──`), shown(t));
   return `${out.join('\n')}\n`;
 }
 
-/** `{"tools": [...], "totals": {...}, "diagnostics": [...]}`: every input diagnostic, however many. */
+/** `{"tools": [...], "totals": {...}, "tokenizer": {...}, "diagnostics": [...]}`: every input diagnostic, however many. */
 export function formatJson(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
   const tools = rows.map((t) => ({ name: t.name, parameters: t.parameters, tokens: t.tokens, findings: t.findings, ...(show ? { text: t.text } : {}) }));
-  return `${JSON.stringify({ tools, totals: inv.totals, diagnostics: inv.diagnostics }, null, 2)}\n`;
+  return `${JSON.stringify({ tools, totals: inv.totals, tokenizer: inv.tokenizer, diagnostics: inv.diagnostics }, null, 2)}\n`;
 }
 
 function mdCell(s: string): string {
@@ -167,17 +196,21 @@ function mdCell(s: string): string {
 }
 
 /** A GitHub-flavoured Markdown table, the totals, and with --show a fenced block per tool. */
-export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], show: boolean): string {
-  const out = ['| tool | parameters | tokens | findings |', '| --- | ---: | ---: | ---: |'];
+export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], show: boolean, model?: string): string {
+  const exact = inv.tokenizer.exact;
+  const out = [`| tool | parameters | ${exact ? 'tokens' : 'est. tokens'} | findings |`, '| --- | ---: | ---: | ---: |'];
   for (const t of rows) out.push(`| ${mdCell(t.name)} | ${t.parameters} | ${t.tokens} | ${t.findings.length} |`);
-  out.push('', `**Totals** (o200k_harmony tokens): system ${inv.totals.system} · developer ${inv.totals.developer} · catalog ${inv.totals.catalog}${inv.totals.prompt !== undefined ? ` · the whole prompt ${inv.totals.prompt}` : ''}`);
+  const what = inv.tokenizer.name === 'o200k_harmony' ? (exact ? 'o200k_harmony tokens' : 'o200k estimates') : `tokens of ${mdCell(inv.tokenizer.name)}`;
+  out.push('', `**Totals** (${what}): ${totalsList(inv, ' · ', ' · ')}`);
+  const note = tokenizerNote(inv.tokenizer, model);
+  if (note !== undefined) out.push('', `_${mdCell(note)}_`);
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
   if (findings.length) out.push('', '**Findings**', '', ...findings.map((f) => `- ${mdCell(f)}`));
   if (show) {
     for (const t of rows) {
       const text = shown(t);
       const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
-      out.push('', `### ${mdCell(t.name)} (${t.tokens} tokens)`, '', fence, text, fence);
+      out.push('', `### ${mdCell(t.name)} (${t.tokens} ${exact ? 'tokens' : 'tokens, an o200k estimate'})`, '', fence, text, fence);
     }
   }
   return `${out.join('\n')}\n`;

@@ -5,6 +5,7 @@ import { countListedFindings, listFindings } from '../lint/report.js';
 import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
 import { loadToolsArg } from './sources.js';
 import { toolsOfInput } from '../api/render.js';
+import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 
 /** Help text of `lint`. */
 export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command args"> [options]
@@ -12,11 +13,20 @@ export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command arg
 For each tool and JSON Pointer in <file>, what the model will not see (or will misread)
 under each flavor: keywords shown as \`any\`, descriptions, defaults, titles, enums and
 nullables dropped, text that breaks the catalog's layout, control-token spellings, and
-(chat-template) where the template raises. Every code is listed, with an example, in the README (Lint codes).
+(chat-template) where the template raises. Every code is listed, with an example, in docs/lint.md.
+
+With --template, each tool is also read as that chat template prints it (flavor "template"):
+where the template raises on the tool (lint/template-error) and each description it does not
+print (lint/dropped-description); the gpt-oss flavors are then read only when --flavor or --all
+asks for them.
 
 Options:
   --flavor <f>          openai-harmony | chat-template (repeat for both)
-  --all                 every flavor (the default)
+  --all                 every gpt-oss flavor (the default without --template)
+  --template <path>     a chat template (a .jinja file, a tokenizer_config.json or chat_template.json,
+                        or a model folder holding one), as render --template reads it
+  --special <k=v>       a special token the template reads (repeatable), e.g. bos_token=<s>
+  --template-kwarg <k=json>  a template variable (repeatable), e.g. enable_thinking=false
   --format <f>          text | json (default: text)
   --max-warnings <n>    exit 1 when there are more than n warnings
   --quiet               print errors and warnings only (no infos), and no input warnings on stderr
@@ -37,6 +47,9 @@ warnings, or the input cannot be read, 2 usage error.
 const OPTIONS = {
   flavor: { type: 'string', multiple: true },
   all: { type: 'boolean' },
+  template: { type: 'string' },
+  special: { type: 'string', multiple: true },
+  'template-kwarg': { type: 'string', multiple: true },
   format: { type: 'string' },
   'max-warnings': { type: 'string' },
   quiet: { type: 'boolean' },
@@ -47,11 +60,11 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The flavors chosen on the command line. */
-function flavorsFrom(values: { flavor?: string[]; all?: boolean }): LintFlavor[] {
+/** The gpt-oss flavors chosen on the command line (none by default with --template). */
+function flavorsFrom(values: { flavor?: string[]; all?: boolean; template?: string }): LintFlavor[] {
   if (values.all && values.flavor?.length) throw new UsageError('--all and --flavor exclude each other');
-  if (!values.flavor?.length) return [...LINT_FLAVORS];
-  for (const f of values.flavor) if (!LINT_FLAVORS.includes(f as LintFlavor)) throw new UsageError(`--flavor must be ${LINT_FLAVORS.join(' or ')}, not ${JSON.stringify(f)}`);
+  if (!values.flavor?.length) return values.template !== undefined && !values.all ? [] : [...LINT_FLAVORS];
+  for (const f of values.flavor) if (!(LINT_FLAVORS as readonly string[]).includes(f)) throw new UsageError(`--flavor must be ${LINT_FLAVORS.join(' or ')}, not ${JSON.stringify(f)}`);
   return LINT_FLAVORS.filter((f) => values.flavor!.includes(f));
 }
 
@@ -65,7 +78,10 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       io.stdout(LINT_HELP);
       return 0;
     }
-    const flavors = flavorsFrom(values);
+    const gptOss = flavorsFrom(values);
+    if (values.template === undefined && (values.special !== undefined || values['template-kwarg'] !== undefined)) throw new UsageError('--special and --template-kwarg go with --template');
+    const template = values.template !== undefined ? loadTemplateArg(values.template, { toolsGiven: true, special: specialFrom(values.special), kwargs: templateKwargsFrom(values['template-kwarg']) }) : undefined;
+    const flavors: LintFlavor[] = [...gptOss, ...(template !== undefined ? ['template' as const] : [])];
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);
     let maxWarnings: number | undefined;
@@ -76,7 +92,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     // a request body: its function tools
     const text = toolsOfInput((await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input);
-    const r = lintTools(text, { flavors });
+    const r = lintTools(text, { flavors: gptOss, ...(template !== undefined ? { template } : {}) });
     const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
     // one rule for the listing and the counts: a finding the flavors say the same way is one finding
     const counts = countListedFindings(r.findings);

@@ -1,23 +1,32 @@
 /** `harmony-catalog report`: one self-contained HTML page of what the model reads, what each tool costs and what it loses. */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { modelNames } from '../api/models.js';
-import { FLAVORS, toolsOfInput, XML_DIALECTS } from '../api/render.js';
-import { buildReport, dialectColumn, flavorColumn, modelColumn, reportColumns, type ReportColumn, type ReportOptions } from '../report/index.js';
+import { basename, resolve } from 'node:path';
+import { modelNames, resolveModel } from '../api/models.js';
+import { FLAVORS, toolsOfInput, XML_DIALECTS, type TemplateOption } from '../api/render.js';
+import { buildReport, dialectColumn, flavorColumn, modelColumn, reportColumns, templateColumn, type ReportColumn, type ReportOptions } from '../report/index.js';
 import { guard, MCP_HELP, mcpOptionsFrom, parseCommandArgs, printDiagnostics, UsageError, type CliIo } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
 import { loadToolsArg } from './sources.js';
+import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
+import { countedWith, templateTokenizer } from './tokenizer.js';
 
 /** Help text of `report`. */
 export const REPORT_HELP = `Usage: harmony-catalog report <file|-|--mcp "command args"> [-o report.html] [options]
 
 One self-contained HTML page (no network, nothing loaded from elsewhere; attach it to a CI run):
-the totals (tools; tokens of the system message, the developer message and the catalog; lint
-findings by severity) and the options used; a bar per tool of its token share (o200k_harmony,
-exact), sortable by tokens and by name, with a budget line for --max-tokens; and per tool, on
-demand, its rendering under each chosen flavor side by side (the lines where openai-harmony and
-the chat template differ marked), its lint findings with the JSON Pointer into the input and the
-schema text there. Text that spells a control token and findings of severity error stand out.
+the totals (tools; tokens of the parts the model has: gpt-oss's system and developer messages,
+the catalog, the whole prompt; lint findings by severity) and the options used; a bar per tool of
+its token share, sortable by tokens and by name, with a budget line for --max-tokens; and per
+tool, on demand, its rendering under each chosen flavor side by side (the lines where
+openai-harmony and the chat template differ marked), its lint findings with the JSON Pointer into
+the input and the schema text there. Text that spells a control token and findings of severity
+error stand out.
+
+Tokens are the model's own: o200k_harmony for gpt-oss; for another model its tokenizer.json
+(--tokenizer, or found in the Hugging Face cache; the file and its sha256 are shown), else an
+o200k_harmony estimate, labelled so. With several --model / --template columns, the page shows
+what the same catalog costs on each model, each counted with its own tokenizer, and the bars can
+be switched between them.
 
 Options:
   -o, --output <file>   write the page to <file> and print its path on stderr (default: stdout)
@@ -29,6 +38,15 @@ Options:
                         for several, the first is counted (default: all four, qwen counted)
   --model <name>        a model to show ('harmony-catalog models' lists them); repeat for several, the
                         first is counted; not with --target, --flavor or --dialect
+  --template <path>     a chat template to show as a column (a .jinja file, a tokenizer_config.json or
+                        chat_template.json, or a model folder holding one); repeat for several; after
+                        the --model columns; --special and --template-kwarg apply to each (as render)
+  --tokenizer [<column>=]<t>  what counts a column's tokens: a tokenizer.json, a model folder, a
+                        Hugging Face model id in the local cache, or gpt-oss; <column> is a --model
+                        name or a --template path as given (repeatable); without it, the first
+                        column. Default: the model's tokenizer.json in the Hugging Face cache (the
+                        --model as a Hugging Face id, or the family's usual model), a --template
+                        folder's tokenizer.json, else an o200k_harmony estimate
   --max-tokens <n>      draw the budget line at n catalog tokens; exit 1 when the catalog is over it
                         (the page is still written)
   --title <text>        what the page names the input (default: the file name, or mcp: <command>)
@@ -39,7 +57,8 @@ ${MCP_HELP}
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
 Render options, as for 'harmony-catalog render' (see its --help): --instructions, --namespace,
-  --date, --effort, --identity, --cutoff, --browser, --python, --server, --faithful, --control-tokens.
+  --date, --effort, --identity, --cutoff, --browser, --python, --server, --faithful, --control-tokens,
+  --special, --template-kwarg.
 
 Exit codes: 0 written, 1 the input cannot be rendered, the page cannot be written, or the catalog is
 over --max-tokens, 2 usage error.
@@ -54,6 +73,8 @@ const OPTIONS = {
   flavor: { type: 'string', multiple: true },
   dialect: { type: 'string', multiple: true },
   model: { type: 'string', multiple: true },
+  template: { type: 'string', multiple: true },
+  tokenizer: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o' },
   'max-tokens': { type: 'string' },
   title: { type: 'string' },
@@ -76,20 +97,45 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     if (values.output === '') throw new UsageError('-o needs a file name');
     const flavors = distinct('--flavor', values.flavor, FLAVORS);
     const dialects = distinct('--dialect', values.dialect, XML_DIALECTS);
-    const models = distinct('--model', values.model, modelNames());
-    // the first of each is the rendering counted; the render options check it as for `render`
-    const { part: _p, ...given } = partOptionsFrom({ ...values, flavor: flavors[0], dialect: dialects[0], model: models[0] });
-    const columns: ReportColumn[] = models.length
-      ? models.map((m) => modelColumn(m, given))
+    const models = distinct('--model', values.model);
+    for (const m of models) {
+      try {
+        resolveModel(m);
+      } catch {
+        throw new UsageError(`--model must be one of ${modelNames().join(', ')} (or a Hugging Face id of one of these families), not ${JSON.stringify(m)}`);
+      }
+    }
+    const templates = distinct('--template', values.template);
+    if (models.length > 1 && !templates.length && (values.special?.length || values['template-kwarg']?.length)) throw new UsageError('--special and --template-kwarg apply to the --template columns, or to a single --model');
+    if (templates.length && (flavors.length || dialects.length || values.target !== undefined)) throw new UsageError('--template columns go with --model columns, not with --target, --flavor or --dialect');
+    // the first column is the rendering counted; the render options check it as for `render`
+    const first = models.length ? { model: models[0] } : templates.length ? { template: templates[0] } : {};
+    const templateValues = templates.length && models.length ? { special: undefined, 'template-kwarg': undefined } : {};
+    const { part: _p, ...given } = partOptionsFrom({ ...values, flavor: flavors[0], dialect: dialects[0], model: undefined, template: undefined, ...templateValues, ...first });
+    const tokenizers = tokenizerArgs(values.tokenizer, [...models, ...templates]);
+    const tokenizerOf = (column: string, templatePath?: string) => tokenizers.get(column) ?? templateTokenizer(templatePath);
+    const loadedTemplates: TemplateOption[] = templates.map((path, k) =>
+      k === 0 && !models.length && given.template !== undefined
+        ? given.template
+        : loadTemplateArg(path, { toolsGiven: true, special: specialFrom(values.special), kwargs: templateKwargsFrom(values['template-kwarg']) }),
+    );
+    const columns: ReportColumn[] = models.length || templates.length
+      ? [
+          ...models.map((m) => modelColumn(m, given, tokenizerOf(m))),
+          ...templates.map((path, k) => templateColumn(columnName(path, templates), loadedTemplates[k] as TemplateOption, given, { ...(tokenizerOf(path, path) !== undefined ? { tokenizer: tokenizerOf(path, path) } : {}) })),
+        ]
       : flavors.length
         ? flavors.map((f) => flavorColumn(f, given))
         : dialects.length
           ? dialects.map((d) => dialectColumn(d, given))
           : reportColumns(given);
+    const firstTokenizer = columns[0]?.render !== undefined ? columns[0].tokenizer : tokenizers.get('');
 
     const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
     const options: ReportOptions = {
       ...given,
+      ...(firstTokenizer !== undefined ? { tokenizer: firstTokenizer } : {}),
+      hubCache: { env: io.env },
       columns,
       source: values.title ?? loaded.source,
       ...(max !== undefined ? { maxTokens: Number(max) } : {}),
@@ -97,7 +143,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     };
     // a request body: the report is of its function tools
     const report = await buildReport(toolsOfInput(loaded.input), options);
-    if (!values.quiet) printDiagnostics(report.model.inventory.diagnostics, io, 'warning', display);
+    if (!values.quiet) printDiagnostics([...report.model.inventory.diagnostics, ...report.model.costs.flatMap((c) => c.notes ?? [])], io, 'warning', display);
 
     if (values.output === undefined) io.stdout(report.html);
     else {
@@ -112,11 +158,47 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     }
     const catalog = report.model.inventory.totals.catalog;
     if (max !== undefined && catalog > Number(max)) {
-      io.stderr(`harmony-catalog: over budget: the catalog is ${catalog} tokens, more than --max-tokens ${max}\n`);
+      const t = report.model.inventory.tokenizer;
+      const label = !t.exact ? ' (an o200k estimate)' : t.name === 'o200k_harmony' ? '' : ` (counted with ${countedWith(t)})`;
+      io.stderr(`harmony-catalog: over budget: the catalog is ${catalog} tokens${label}, more than --max-tokens ${max}\n`);
       return 1;
     }
     return 0;
   }, display);
+}
+
+/** A template column's name: its file or folder name, or the path as given when two share a name. */
+function columnName(path: string, all: readonly string[]): string {
+  const name = basename(path.replace(/[\\/]+$/, '')) || path;
+  return all.filter((p) => (basename(p.replace(/[\\/]+$/, '')) || p) === name).length > 1 ? path : name;
+}
+
+/**
+ * `--tokenizer [<column>=]<t>` values by column (a --model name or a --template path as given);
+ * a value without a column is the first column's (key '' when the columns are not models).
+ */
+function tokenizerArgs(given: readonly string[] | undefined, columns: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  let plain: string | undefined;
+  for (const v of given ?? []) {
+    if (v === '') throw new UsageError('--tokenizer needs a tokenizer.json, a model folder, a Hugging Face model id or gpt-oss');
+    const i = v.indexOf('=');
+    const column = i > 0 ? v.slice(0, i) : undefined;
+    if (column !== undefined && columns.includes(column)) {
+      if (out.has(column)) throw new UsageError(`--tokenizer ${column}=… is given twice`);
+      if (v.slice(i + 1) === '') throw new UsageError(`--tokenizer ${column}= needs a tokenizer.json, a model folder, a Hugging Face model id or gpt-oss`);
+      out.set(column, v.slice(i + 1));
+      continue;
+    }
+    if (plain !== undefined) throw new UsageError(`--tokenizer is given twice without a column: say which column each counts (--tokenizer ${columns[0] ?? 'MODEL'}=PATH)${columns.length ? `; the columns are ${columns.join(', ')}` : ''}`);
+    plain = v;
+  }
+  if (plain !== undefined) {
+    const firstColumn = columns[0] ?? '';
+    if (out.has(firstColumn)) throw new UsageError(`--tokenizer for ${firstColumn} is given twice`);
+    out.set(firstColumn, plain);
+  }
+  return out;
 }
 
 /** A repeatable option's values, each once, each one of `allowed` when given. */

@@ -5,10 +5,13 @@
  */
 import { countListedFindings } from './report.js';
 import type { Diagnostic } from '../diagnostics.js';
+import type { JsonValue } from '../ir/json.js';
 import { readTools, type ToolsInput } from '../api/compile.js';
 import { lowerTool } from '../lower/index.js';
 import { lintChatTemplateTool } from './chat-template.js';
 import { lintHarmonyTool } from './harmony.js';
+import { lintTemplateTool } from './template.js';
+import { isReadResult, standaloneTools, toolDocument } from '../build/tool-values.js';
 import { checkBrokenRefs, Reporter } from './report.js';
 import { LINT_FLAVORS, type Finding, type LintOptions, type LintResult } from './types.js';
 
@@ -19,11 +22,13 @@ export { LINT_FLAVORS, LINT_RULES, severityOf, type Finding, type LintCode, type
  * be read; problems of single schemas are diagnostics, and the tools are linted as lowered.
  */
 export function lintTools(input: ToolsInput, options: LintOptions = {}): LintResult {
-  const flavors = options.flavors ?? LINT_FLAVORS;
+  const flavors = options.flavors ?? (options.template !== undefined ? [] : LINT_FLAVORS);
   const read = readTools(input);
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   const findings: Finding[] = [];
-  for (const def of read.tools) {
+  // a given template renders each tool's own value (as the inventory does), read alone
+  const values = options.template !== undefined ? standaloneTools(isReadResult(input) ? undefined : toolDocument(input), read.tools) : [];
+  for (const [i, def] of read.tools.entries()) {
     const lowered = lowerTool(def);
     diagnostics.push(...lowered.diagnostics);
     // the lowering resolves every $ref once: the ones that resolve to nothing are lint errors
@@ -35,6 +40,7 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): LintRes
       else lintChatTemplateTool(lowered.tool, r, diagnostics);
       checkBrokenRefs(r);
     }
+    if (options.template !== undefined) lintTemplateTool(values[i] as JsonValue, options, new Reporter(findings, 'template', def, brokenRefs), diagnostics);
   }
   return { findings, diagnostics };
 }

@@ -1,11 +1,15 @@
 /** What lint reports: findings (diagnostics with a flavor), and the table of every finding code. */
 import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { TemplateOption } from '../api/render.js';
 
-/** The renderers lint reads a tool as: openai-harmony, or the official gpt-oss chat template. */
-export type LintFlavor = 'openai-harmony' | 'chat-template';
+/**
+ * The renderers lint reads a tool as: openai-harmony, the official gpt-oss chat template, or a chat
+ * template the user gives (`template`: `lint --template FILE`, LintOptions.template).
+ */
+export type LintFlavor = 'openai-harmony' | 'chat-template' | 'template';
 
-/** Every flavor, in the order findings are reported. */
-export const LINT_FLAVORS: readonly LintFlavor[] = ['openai-harmony', 'chat-template'];
+/** The gpt-oss flavors, in the order findings are reported (the default; `template` is read when a template is given). */
+export const LINT_FLAVORS: readonly ('openai-harmony' | 'chat-template')[] = ['openai-harmony', 'chat-template'];
 
 /** One thing the model will not see (or will misread) under one flavor, at a JSON Pointer of the input. */
 export interface Finding extends Diagnostic {
@@ -15,8 +19,15 @@ export interface Finding extends Diagnostic {
 
 /** Options of `lintTools`. */
 export interface LintOptions {
-  /** The flavors to read the tools as. Default: all. */
+  /** The gpt-oss flavors to read the tools as. Default: both, or none when a `template` is given. */
   readonly flavors?: readonly LintFlavor[];
+  /**
+   * A chat template to read the tools as (flavor `template`): where it raises on a tool
+   * (`lint/template-error`) and which descriptions it does not print (`lint/dropped-description`).
+   */
+  readonly template?: TemplateOption;
+  /** The family whose special tokens the template takes (as the render option `model`). */
+  readonly model?: string;
 }
 
 /** Findings, and what reading and lowering the input noticed. */
@@ -27,7 +38,7 @@ export interface LintResult {
 
 /** One lint code: its severity (per flavor where they differ), the flavors it applies to, what it means. */
 export interface LintRule {
-  readonly severity: Severity | Readonly<Record<LintFlavor, Severity>>;
+  readonly severity: Severity | Readonly<Partial<Record<LintFlavor, Severity>>>;
   readonly flavors: readonly LintFlavor[];
   /** One line: what the model sees instead. */
   readonly summary: string;
@@ -36,6 +47,8 @@ export interface LintRule {
 const BOTH: readonly LintFlavor[] = ['openai-harmony', 'chat-template'];
 const HARMONY: readonly LintFlavor[] = ['openai-harmony'];
 const TEMPLATE: readonly LintFlavor[] = ['chat-template'];
+/** The gpt-oss chat template, and a template the user gives. */
+const ANY_TEMPLATE: readonly LintFlavor[] = ['chat-template', 'template'];
 
 /** Every lint code. Codes are stable: new meanings get new codes. */
 export const LINT_RULES = {
@@ -56,7 +69,7 @@ export const LINT_RULES = {
   'lint/unescaped-enum-value': { severity: 'warning', flavors: BOTH, summary: 'an enum string holds a quote or a line break, printed raw inside "…"' },
   'lint/dropped-nested-description': { severity: 'warning', flavors: TEMPLATE, summary: 'the description of a nested property is dropped' },
   'lint/dropped-nested-default': { severity: 'warning', flavors: TEMPLATE, summary: 'the default of a nested property is dropped' },
-  'lint/dropped-description': { severity: 'warning', flavors: BOTH, summary: 'a description where the renderer never prints one (array items, the parameters root…)' },
+  'lint/dropped-description': { severity: 'warning', flavors: [...BOTH, 'template'], summary: 'a description where the renderer never prints one (array items, the parameters root…; anywhere a given template does not print it)' },
   'lint/dropped-default': { severity: 'warning', flavors: BOTH, summary: 'a default where the renderer never prints one' },
   'lint/dropped-title': { severity: 'info', flavors: BOTH, summary: 'a title is dropped (everywhere in the template; off properties in harmony)' },
   'lint/dropped-examples': { severity: 'info', flavors: BOTH, summary: 'examples are dropped (everywhere in the template; off properties in harmony)' },
@@ -74,7 +87,7 @@ export const LINT_RULES = {
   'lint/property-name-breaks-layout': { severity: 'warning', flavors: BOTH, summary: 'a property name holding spaces, quotes, `:`, `,`, `?`, `/`, brackets or a line break is printed raw' },
   'lint/tool-name-not-identifier': { severity: 'info', flavors: BOTH, summary: 'a tool name that is not an identifier is printed raw after `type`' },
   'lint/control-token': { severity: { 'openai-harmony': 'warning', 'chat-template': 'error' }, flavors: BOTH, summary: 'a control-token spelling (`<|end|>`, `<|start|>`…) inside the tool: possible prompt injection' },
-  'lint/template-error': { severity: 'error', flavors: TEMPLATE, summary: 'the chat template raises on this tool: servers reject the request' },
+  'lint/template-error': { severity: 'error', flavors: ANY_TEMPLATE, summary: 'the chat template raises on this tool: servers reject the request' },
   'lint/js-jinja-differs': { severity: 'info', flavors: TEMPLATE, summary: 'JavaScript Jinja (@huggingface/jinja) renders this tool differently from Jinja2' },
 } as const satisfies Record<string, LintRule>;
 
@@ -84,5 +97,5 @@ export type LintCode = keyof typeof LINT_RULES;
 /** The severity of a code under a flavor. */
 export function severityOf(code: LintCode, flavor: LintFlavor): Severity {
   const s: LintRule['severity'] = LINT_RULES[code].severity;
-  return typeof s === 'string' ? s : s[flavor];
+  return typeof s === 'string' ? s : (s[flavor] ?? 'warning');
 }

@@ -97,6 +97,14 @@ ol.findings .msg { margin: .2rem 0; }
 pre.frag { margin: .2rem 0 0; padding: .35rem .5rem; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 18rem; overflow: auto; }
 .legend { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; font-size: .85rem; color: var(--muted); margin: .5rem 0; padding: 0; list-style: none; }
 .notes li { overflow-wrap: anywhere; }
+table.costs { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; font-size: .9rem; }
+table.costs th, table.costs td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+table.costs .n { text-align: right; white-space: nowrap; }
+table.costs td.refused { padding: .25rem .6rem; }
+fieldset.count-on { border: 1px solid var(--line); border-radius: 6px; margin: .4rem 0; padding: .3rem .7rem; display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
+fieldset.count-on legend { color: var(--muted); font-size: .85rem; padding: 0 .3rem; }
+fieldset.count-on label { cursor: pointer; }
+.sha code { font-size: .8rem; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .82rem; border-top: 1px solid var(--line); padding-top: .5rem; }
 @media (max-width: 56rem) { table.share tr { grid-template-columns: 3rem minmax(8rem, 1fr) 5rem 6rem 9rem; } table.share .bar-cell, table.share .run, table.share .c-bar, table.share .c-run { display: none; } }
 @media print {
@@ -176,6 +184,42 @@ export const REPORT_SCRIPT = `(function () {
     var status = document.getElementById('sort-status');
     if (status) status.textContent = 'Sorted by ' + table.tHead.querySelector('th[data-key="' + key + '"] .label').textContent + ', ' + dir + '.';
     table.setAttribute('data-sorted', key + ' ' + dir);
+  }
+
+  // the tokens counted on another model (a report of several --model/--template columns)
+  var costs = null;
+  var costsText = table.getAttribute('data-costs');
+  if (costsText) { try { costs = JSON.parse(costsText); } catch (err) { costs = null; } }
+  var pct = function (part, whole) { if (whole <= 0) return '\u2013'; var p = (100 * part) / whole; return p > 0 && p < 0.1 ? '<0.1%' : p.toFixed(1) + '%'; };
+  var setText = function (sel, text) { var xs = document.querySelectorAll(sel); for (var i = 0; i < xs.length; i++) xs[i].textContent = text; };
+  function countOn(k) {
+    var c = costs && costs[k];
+    if (!c) return;
+    overhead = c.overhead;
+    table.setAttribute('data-overhead', String(c.overhead));
+    table.setAttribute('data-count-on', String(k));
+    var mark = c.exact ? '' : '\u2248';
+    for (var i = 0; i < rows.length; i++) {
+      var r = rows[i], t = num(r, 't' + k);
+      r.setAttribute('data-tokens', String(t));
+      r.querySelector('td.tokens').textContent = mark + fmt(t);
+      r.querySelector('.bar > span').style.width = ((100 * t) / c.max).toFixed(2) + '%';
+      r.querySelector('.pct').textContent = pct(t, c.catalog);
+    }
+    setText('.cap-catalog', mark + fmt(c.catalog));
+    setText('.cap-max', fmt(c.max));
+    setText('.cap-overhead', fmt(c.overhead));
+    setText('.cap-on code', c.name);
+    sortBy(current.key, current.dir);
+    var status = document.getElementById('sort-status');
+    if (status) status.textContent = 'Tokens counted on ' + c.name + (c.exact ? '.' : ' (an o200k estimate).');
+  }
+  var group = document.getElementById('count-on');
+  if (group && costs) {
+    group.addEventListener('change', function (e) { if (e.target && e.target.name === 'count-on') countOn(Number(e.target.value)); });
+    // a browser that restores the form's state may check another model than the one the page was written for
+    var checked = group.querySelector('input:checked');
+    if (checked && checked.value !== table.getAttribute('data-count-on')) countOn(Number(checked.value));
   }
 
   table.tHead.addEventListener('click', function (e) {

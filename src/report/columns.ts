@@ -8,12 +8,13 @@
 import { formatDiagnostic, isCompileError } from '../diagnostics.js';
 import { readTools } from '../api/compile.js';
 import { listModels, resolveModel } from '../api/models.js';
-import { renderCatalog, XML_DIALECTS, type CatalogOptions, type Flavor, type XmlDialect } from '../api/render.js';
+import { renderCatalog, XML_DIALECTS, type CatalogOptions, type Flavor, type TemplateOption, type XmlDialect } from '../api/render.js';
 import type { DiffFlavor } from '../diff.js';
 import type { ReadResult } from '../input/types.js';
 import { frameOf } from '../inventory.js';
 import { fromJs, type JsonValue } from '../ir/json.js';
 import type { LintFlavor } from '../lint/index.js';
+import type { TokenizerOption } from '../tokenizers/index.js';
 
 /** One rendering shown side by side: its name, a note on who prints it, and how it prints a tools section. */
 export interface ReportColumn {
@@ -27,6 +28,19 @@ export interface ReportColumn {
   readonly diff?: DiffFlavor;
   /** The lint flavor of this column, if any: its findings are listed. */
   readonly lint?: LintFlavor;
+  /**
+   * The model this column renders for (a `--model`, a `--template`): with it the report counts the
+   * same tools on this column's model too, with `tokenizer`, and shows what the catalog costs on each.
+   */
+  readonly render?: ColumnRender;
+  /** What counts this column's tokens (as InventoryOptions.tokenizer; default: the model's own when found, else an o200k estimate). */
+  readonly tokenizer?: TokenizerOption;
+}
+
+/** The render options that make a column's model: a `model` name, or a chat `template` (with the `model` whose special tokens it takes). */
+export interface ColumnRender {
+  readonly model?: string;
+  readonly template?: TemplateOption;
 }
 
 /** The render options a column takes from the report's (the tools section's own options). */
@@ -46,7 +60,8 @@ const DIALECT_NOTES: Record<XmlDialect, string> = {
 };
 
 function catalogOptions(options: ColumnOptions): CatalogOptions {
-  const { lowering: _lowering, ...rest } = options;
+  // a column's own model is its own: the report's model, template, target, flavor and dialect are not passed on
+  const { lowering: _lowering, model: _m, template: _t, target: _g, flavor: _f, dialect: _d, ...rest } = options as ColumnOptions & Pick<CatalogOptions, 'model' | 'template' | 'target' | 'flavor' | 'dialect'>;
   return rest;
 }
 
@@ -76,17 +91,35 @@ export function jsdocColumn(options: ColumnOptions = {}): ReportColumn {
   return { name: 'jsdoc', note: 'TypeScript declarations with JSDoc comments (not formatted)', catalog: (read) => renderCatalog(read, { ...base, target: 'jsdoc' }).text };
 }
 
-/** A `--model` name as a column: a gpt-oss layout, an xml dialect, or a family's printer (`harmony-catalog models`). */
-export function modelColumn(model: string, options: ColumnOptions = {}): ReportColumn {
+/** A `--model` name as a column: a gpt-oss layout, an xml dialect, or a family's printer (`harmony-catalog models`); `tokenizer` counts its tokens. */
+export function modelColumn(model: string, options: ColumnOptions = {}, tokenizer?: TokenizerOption): ReportColumn {
   const base = catalogOptions(options);
   const r = resolveModel(model); // an unknown name is a CompileError listing the names
-  const info = listModels().find((m) => m.name === model || m.aliases.includes(model));
+  const info = listModels().find((m) => m.name === r.name);
   const flavor = r.kind === 'builtin' && r.model.target === 'harmony' ? r.model.flavor : undefined;
   return {
     name: model,
     ...(info ? { note: info.models } : {}),
     ...(flavor !== undefined && flavor !== 'ollama' ? { diff: flavor, lint: flavor } : {}),
     catalog: (read) => renderCatalog(read, { ...base, model }).text,
+    render: { model },
+    ...(tokenizer !== undefined ? { tokenizer } : {}),
+  };
+}
+
+/**
+ * A chat template as a column (`--template`): its tools block as the template prints it, named
+ * `name`; with `model`, that family's special tokens apply (as for render). `tokenizer` counts its tokens.
+ */
+export function templateColumn(name: string, template: TemplateOption, options: ColumnOptions = {}, more: { readonly model?: string; readonly tokenizer?: TokenizerOption } = {}): ReportColumn {
+  const base = catalogOptions(options);
+  const render: ColumnRender = { template, ...(more.model !== undefined ? { model: more.model } : {}) };
+  return {
+    name,
+    note: `${template.name ?? 'a chat template'}${more.model !== undefined ? ` (with --model ${more.model}'s special tokens)` : ''}`,
+    catalog: (read) => renderCatalog(read, { ...base, ...render }).text,
+    render,
+    ...(more.tokenizer !== undefined ? { tokenizer: more.tokenizer } : {}),
   };
 }
 

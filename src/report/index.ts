@@ -1,8 +1,10 @@
 /**
  * The report: one self-contained HTML page of what the model reads for a tool set, what each tool
- * costs (the inventory's exact o200k_harmony shares) and what it loses (lint findings), with each
- * tool's rendering under several renderers side by side and the lines where the two gpt-oss
- * renderers differ marked (the `diff` result). Gathering is here; the page is `page.ts`.
+ * costs (the inventory's shares, in the model's own tokens where its tokenizer is known) and what
+ * it loses (lint findings), with each tool's rendering under several renderers side by side and the
+ * lines where the two gpt-oss renderers differ marked (the `diff` result). Columns that are models
+ * (`--model`, `--template`) are each counted with their own tokenizer: the page compares what the
+ * same catalog costs on each. Gathering is here; the page is `page.ts`.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { asRead, readTools, type ToolsInput } from '../api/compile.js';
@@ -10,14 +12,15 @@ import { standaloneTools, toolDocument, valueAt } from '../build/tool-values.js'
 import { diffFlavors, type DiffFlavor } from '../diff.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
 import { findControlTokens, findControlTokensInKey } from '../input/control-tokens.js';
-import { inventory, type Inventory, type InventoryOptions } from '../inventory.js';
+import { isCompileError } from '../diagnostics.js';
+import { inventory, type Inventory, type InventoryOptions, type InventoryTokenizer, type InventoryTotals } from '../inventory.js';
 import { isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
 import { countFindings, type LintFlavor } from '../lint/index.js';
 import { listFindings } from '../lint/report.js';
 import { ColumnPrinter, reportColumns, type ColumnEntry, type ReportColumn } from './columns.js';
 import { reportPage } from './page.js';
 
-export { dialectColumn, flavorColumn, jsdocColumn, modelColumn, reportColumns, type ColumnOptions, type ReportColumn } from './columns.js';
+export { dialectColumn, flavorColumn, jsdocColumn, modelColumn, reportColumns, templateColumn, type ColumnOptions, type ColumnRender, type ReportColumn } from './columns.js';
 
 /** Options of `renderReport`: the render options (as for `inventory`), the columns, a token budget. */
 export interface ReportOptions extends InventoryOptions {
@@ -74,6 +77,27 @@ export interface ReportTool {
   readonly patch?: string;
 }
 
+/** What the same tools cost on one column's model, counted with its tokenizer. */
+export interface ColumnCost {
+  /** The column's place in `columns`. */
+  readonly column: number;
+  readonly name: string;
+  /** The totals of the parts that model has (its inventory's). */
+  readonly totals: InventoryTotals;
+  /** What counted, and whether the counts are the model's own. */
+  readonly tokenizer: InventoryTokenizer;
+  /** Each tool's tokens on this model, in input order. */
+  readonly tools: readonly number[];
+  /** Catalog tokens outside any tool. */
+  readonly overhead: number;
+  /** Why this model could not be counted (its renderer refuses the tools). */
+  readonly error?: string;
+  /** True for the cost that is the report's own inventory (the rendering counted). */
+  readonly counted?: boolean;
+  /** What counting on this model noticed (a tokenizer without the template's control tokens). */
+  readonly notes?: readonly Diagnostic[];
+}
+
 /** Everything the page is made of. */
 export interface ReportModel {
   readonly source?: string;
@@ -83,6 +107,8 @@ export interface ReportModel {
   /** The two columns whose differing lines are marked, when there are two. */
   readonly diffed?: readonly [number, number];
   readonly inventory: Inventory;
+  /** What the catalog costs on each column that is a model (`--model`, `--template`), in column order; empty when no column is. */
+  readonly costs: readonly ColumnCost[];
   readonly tools: readonly ReportTool[];
   readonly counts: { readonly errors: number; readonly warnings: number; readonly infos: number };
   /** Catalog tokens outside any tool (headings, namespace lines). */
@@ -115,6 +141,7 @@ export async function buildReport(input: ToolsInput, options: ReportOptions = {}
 
 /** The name of the rendering the options choose (the one the inventory counts). */
 export function countedRendering(options: InventoryOptions): string {
+  if (options.template !== undefined) return options.template.name ?? 'the chat template';
   if (options.model !== undefined) return options.model;
   const target = options.target ?? 'harmony';
   if (target === 'xml') return options.dialect ?? 'qwen';
@@ -128,6 +155,7 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
   const lint = options.lint === false ? [] : (options.lint ?? lintOfColumns(columns));
   const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, ...inventoryOptions } = options;
   const inv = await inventory(input, { ...inventoryOptions, lint });
+  const costs = await columnCosts(input, columns, inventoryOptions, inv);
 
   const read = asRead(input);
   const doc = input === read ? undefined : documentOf(input); // what readTools returned: no document to cut tools from
@@ -175,10 +203,11 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
   const all = inv.tools.flatMap((t) => t.findings);
   return {
     ...(options.source !== undefined ? { source: options.source } : {}),
-    counted: countedRendering(options),
+    counted: columns[0]?.render !== undefined && sameRender(columns[0], options) ? columns[0].name : countedRendering(options),
     columns,
     ...(diffed ? { diffed: [diffed[0], diffed[1]] as const } : {}),
     inventory: inv,
+    costs,
     tools,
     counts: countFindings(all),
     overhead: inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0),
@@ -191,6 +220,42 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** True when a column renders what the options render, counted with the same tokenizer (its cost is the inventory's). */
+function sameRender(column: ReportColumn, options: InventoryOptions): boolean {
+  const r = column.render;
+  return r !== undefined && r.model === options.model && r.template === options.template && column.tokenizer === options.tokenizer;
+}
+
+/** The cost of each column that is a model: the inventory of the same tools under its render options and tokenizer. */
+async function columnCosts(input: ToolsInput, columns: readonly ReportColumn[], options: InventoryOptions, counted: Inventory): Promise<ColumnCost[]> {
+  const out: ColumnCost[] = [];
+  const { model: _m, template: _t, target: _g, flavor: _f, dialect: _d, tokenizer: _k, lowering: _l, ...shared } = options;
+  for (const [k, c] of columns.entries()) {
+    if (c.render === undefined) continue;
+    let inv: Inventory;
+    const same = k === 0 && sameRender(c, options);
+    try {
+      inv = same ? counted : await inventory(input, { ...shared, ...c.render, ...(c.tokenizer !== undefined ? { tokenizer: c.tokenizer } : {}), lint: false });
+    } catch (e) {
+      if (!isCompileError(e)) throw e;
+      out.push({ column: k, name: c.name, totals: { catalog: 0 }, tokenizer: { name: 'o200k_harmony', from: 'estimate', exact: false }, tools: [], overhead: 0, error: e.diagnostics.find((d) => d.severity === 'error')?.message ?? e.message });
+      continue;
+    }
+    const notes = same ? [] : inv.diagnostics.filter((d) => d.code.startsWith('tokenizer/'));
+    out.push({
+      column: k,
+      name: c.name,
+      totals: inv.totals,
+      tokenizer: inv.tokenizer,
+      tools: inv.tools.map((t) => t.tokens),
+      overhead: inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0),
+      ...(same ? { counted: true } : {}),
+      ...(notes.length ? { notes } : {}),
+    });
+  }
+  return out;
+}
 
 /** The lint flavors of the columns (lint reads the gpt-oss flavors only), in lint's order. */
 function lintOfColumns(columns: readonly ReportColumn[]): LintFlavor[] {

@@ -1,7 +1,8 @@
 /** The report page: the model of `index.ts` as one HTML document, every string from the tools escaped. */
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './assets.js';
-import type { ReportFinding, ReportModel, ReportTool } from './index.js';
+import type { InventoryTokenizer } from '../inventory.js';
+import type { ColumnCost, ReportFinding, ReportModel, ReportTool } from './index.js';
 import { clip, escapeHtml as e, formatCount, fragmentText, markedText, plural, renderingHtml } from './html.js';
 
 const MARK: Record<Severity, string> = { error: '\u2716', warning: '\u25B2', info: '\u2139\uFE0E' };
@@ -62,6 +63,7 @@ export function reportPage(m: ReportModel): string {
 <h1>${e(title)}</h1>
 ${lede(m)}
 ${totals(m)}
+${costs(m)}
 ${budget(m)}
 ${options(m)}
 ${legend(m)}
@@ -72,7 +74,7 @@ ${panels(m)}
 ${notes(m)}
 </main>
 <footer>
-<p>Made by <code>harmony-catalog report</code>. One file: no network, nothing loaded from elsewhere; its script only sorts the table and opens panels. Tokens: o200k_harmony (the gpt-oss tokenizer); a tool's tokens are its share of the developer message (the message is tokenised once and each piece is given to the tool its text starts in, so the shares add up to the catalog).</p>
+<p>Made by <code>harmony-catalog report</code>. One file: no network, nothing loaded from elsewhere; its script only sorts the table${m.costs.length > 1 ? ', switches the model the tokens are counted on' : ''} and opens panels. ${footerTokens(m)}</p>
 </footer>
 <script>${REPORT_SCRIPT}</script>
 </body>
@@ -80,9 +82,31 @@ ${notes(m)}
 `;
 }
 
+/** The tokenizer as the page names it: its name, the start of its sha256 (all of it in the title), or the o200k estimate. */
+function tokenizerHtml(t: InventoryTokenizer): string {
+  if (!t.exact) return `an o200k estimate${t.path !== undefined ? ` (gpt-oss's <code>${e(t.path)}</code>)` : ''}: gpt-oss's o200k_harmony counted this model's text${t.wanted !== undefined ? `; its own counts need its tokenizer.json (<code>--tokenizer</code>, or <code>${e(t.wanted)}</code> in the Hugging Face cache)` : ''}`;
+  if (t.path === undefined) return `<code>${e(t.name)}</code> (gpt-oss's own tokenizer, built in)`;
+  return `<code>${e(t.name)}</code> <span class="sha" title="${e(`${t.path}\nsha256 ${t.sha256 ?? '?'}`)}">(sha256 <code>${e((t.sha256 ?? '').slice(0, 12))}…</code>)</span>`;
+}
+
+/** What the counts of the counted rendering are, in one sentence. */
+function countingSentence(m: ReportModel): string {
+  const t = m.inventory.tokenizer;
+  if (t.exact && t.path === undefined && t.name === 'o200k_harmony') return `Token counts are exact (o200k_harmony) for the <code>${e(m.counted)}</code> rendering.`;
+  if (t.exact) return `Token counts are exact for the <code>${e(m.counted)}</code> rendering: counted with its own tokenizer, ${tokenizerHtml(t)}.`;
+  return `Token counts for the <code>${e(m.counted)}</code> rendering are o200k estimates, not its own tokenizer's (give its tokenizer.json with <code>--tokenizer</code>${t.wanted !== undefined ? `, or have <code>${e(t.wanted)}</code> in the Hugging Face cache` : ''}).`;
+}
+
+function footerTokens(m: ReportModel): string {
+  const t = m.inventory.tokenizer;
+  const what = t.exact && t.path === undefined && t.name === 'o200k_harmony' ? 'o200k_harmony (the gpt-oss tokenizer)' : t.exact ? `${e(t.name)}${t.sha256 !== undefined ? ` (sha256 ${e(t.sha256)})` : ''}` : 'o200k_harmony, as an estimate of another model\'s tokens';
+  const where = m.inventory.totals.system !== undefined ? 'the developer message' : 'the whole prompt';
+  return `Tokens: ${what}; a tool's tokens are its share of ${where} (the ${where === 'the developer message' ? 'message' : 'prompt'} is tokenised once and each piece is given to the tool its text starts in, so the shares add up to the catalog).`;
+}
+
 function lede(m: ReportModel): string {
   const cols = m.columns.map((c) => `<code>${e(c.name)}</code>`).join(', ');
-  return `<p class="lede">What the model reads for ${plural(m.tools.length, 'tool')}, what each tool costs and what it loses. Token counts are exact (o200k_harmony) for the <code>${e(m.counted)}</code> rendering. Each tool's rendering under ${cols} is in its panel${m.diffed ? `, with the lines where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ marked` : ''}${m.lint.length ? `, and the lint findings (what the model will not see, or will misread) with the JSON Pointer into the input and the schema text there` : ''}.</p>`;
+  return `<p class="lede">What the model reads for ${plural(m.tools.length, 'tool')}, what each tool costs and what it loses. ${countingSentence(m)}${m.costs.length > 1 ? ` What the same catalog costs on each of ${m.costs.map((c) => `<code>${e(c.name)}</code>`).join(', ')} is under <a href="#costs">Cost on each model</a>, each counted with its own tokenizer where it is known.` : ''} Each tool's rendering under ${cols} is in its panel${m.diffed ? `, with the lines where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ marked` : ''}${m.lint.length ? `, and the lint findings (what the model will not see, or will misread) with the JSON Pointer into the input and the schema text there` : ''}.</p>`;
 }
 
 function totals(m: ReportModel): string {
@@ -94,11 +118,30 @@ function totals(m: ReportModel): string {
   return `<section aria-labelledby="totals-h"><h2 id="totals-h" class="sr">Totals</h2>
 <ul class="cards" id="totals">
 ${card('Tools', `<span id="total-tools">${formatCount(m.tools.length)}</span>`)}
-${card('System message', `<span id="total-system">${formatCount(t.system)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}
-${card('Developer message', `<span id="total-developer">${formatCount(t.developer)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}
-${card('Catalog (# Tools)', `<span id="total-catalog">${formatCount(t.catalog)}</span>`, `tokens; ${formatCount(m.overhead)} outside any tool`)}
-${findings}
+${t.system !== undefined ? `${card('System message', `<span id="total-system">${formatCount(t.system)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}\n` : ''}${t.developer !== undefined ? `${card('Developer message', `<span id="total-developer">${formatCount(t.developer)}</span>`, 'tokens, &lt;|start|&gt; to &lt;|end|&gt;')}\n` : ''}${card(t.system !== undefined ? 'Catalog (# Tools)' : 'Catalog (the tools block)', `<span id="total-catalog">${approx(m.inventory.tokenizer)}${formatCount(t.catalog)}</span>`, `${m.inventory.tokenizer.exact ? 'tokens' : 'tokens, an o200k estimate'}; ${formatCount(m.overhead)} outside any tool`)}
+${t.prompt !== undefined ? `${card('Whole prompt', `<span id="total-prompt">${approx(m.inventory.tokenizer)}${formatCount(t.prompt)}</span>`, m.inventory.tokenizer.exact ? 'tokens, control tokens counted as one' : 'tokens, an o200k estimate')}\n` : ''}${findings}
 </ul></section>`;
+}
+
+/** `≈` before an estimated count. */
+function approx(t: InventoryTokenizer): string {
+  return t.exact ? '' : '\u2248';
+}
+
+/** What the same catalog costs on each model column, each counted with its own tokenizer (two or more such columns). */
+function costs(m: ReportModel): string {
+  if (m.costs.length < 2) return '';
+  const first = m.costs.find((c) => c.error === undefined);
+  const rel = (c: ColumnCost) => (first === undefined || c === first || c.error !== undefined || first.totals.catalog <= 0 ? '' : ` <span class="meta">(${c.totals.catalog >= first.totals.catalog ? '+' : ''}${(((c.totals.catalog - first.totals.catalog) / first.totals.catalog) * 100).toFixed(1)}% vs <code>${e(first.name)}</code>)</span>`);
+  const rows = m.costs.map((c, k) => {
+    if (c.error !== undefined) return `<tr data-k="${k}"><th scope="row"><code>${e(c.name)}</code></th><td class="n">\u2013</td><td class="n">\u2013</td><td class="refused">${e(c.error)}</td></tr>`;
+    const a = approx(c.tokenizer);
+    return `<tr data-k="${k}"><th scope="row"><code>${e(c.name)}</code></th><td class="n cost-catalog">${a}${formatCount(c.totals.catalog)}${rel(c)}</td><td class="n cost-prompt">${c.totals.prompt !== undefined ? `${a}${formatCount(c.totals.prompt)}` : '\u2013'}</td><td>${tokenizerHtml(c.tokenizer)}</td></tr>`;
+  });
+  return `<section aria-labelledby="costs-h" id="costs"><h2 id="costs-h">Cost on each model</h2>
+<p>The same ${plural(m.tools.length, 'tool')} on each model: its catalog (the tools' share of its prompt) and its whole prompt, counted with that model's own tokenizer where it was given or found in the Hugging Face cache; \u2248 marks an o200k estimate. The table below counts on the model chosen above it.</p>
+<table class="costs" id="cost-table"><thead><tr><th scope="col">Model</th><th scope="col" class="n">Catalog tokens</th><th scope="col" class="n">Whole prompt</th><th scope="col">Counted with</th></tr></thead>
+<tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 function budget(m: ReportModel): string {
@@ -130,6 +173,7 @@ function options(m: ReportModel): string {
   rows.push(['lint', m.lint.length ? m.lint.map((f) => `<code>${e(f)}</code>`).join(', ') : 'none']);
   if (m.diffed) rows.push(['lines marked Δ', `where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ`]);
   if (m.maxTokens !== undefined) rows.push(['max tokens', formatCount(m.maxTokens)]);
+  if (m.inventory.tokenizer.path !== undefined || !m.inventory.tokenizer.exact) rows.push(['tokenizer', tokenizerHtml(m.inventory.tokenizer)]);
   for (const [k, label] of OPTION_NAMES) {
     const v = o[k];
     if (v === undefined) continue;
@@ -151,13 +195,27 @@ function legend(m: ReportModel): string {
   return `<ul class="legend" aria-label="Legend">${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 }
 
+/** The model columns the table's tokens can be switched between (two or more, one of them the counted rendering), else none. */
+function switchable(m: ReportModel): readonly ColumnCost[] {
+  return m.costs.length > 1 && m.costs.some((c) => c.counted) ? m.costs : [];
+}
+
+/** The radio buttons that count the table on another model. */
+function countOn(m: ReportModel, costs: readonly ColumnCost[]): string {
+  if (!costs.length) return '';
+  const buttons = costs.map((c, k) => `<label><input type="radio" name="count-on" value="${k}"${c.counted ? ' checked' : ''}${c.error !== undefined ? ' disabled' : ''}> <code>${e(c.name)}</code>${c.error !== undefined ? ' (cannot be counted)' : c.tokenizer.exact ? '' : ' (o200k estimate)'}</label>`);
+  return `<fieldset class="count-on noprint" id="count-on"><legend>Count the tokens on</legend>${buttons.join(' ')}</fieldset>`;
+}
+
 function table(m: ReportModel): string {
+  const costs = switchable(m);
   const max = Math.max(1, ...m.tools.map((t) => t.tokens));
   const cat = m.inventory.totals.catalog;
+  const a = approx(m.inventory.tokenizer);
   let run = m.overhead;
   let placed = false;
   const rows: string[] = [];
-  const budgetRow = m.maxTokens === undefined ? '' : `<tr class="budget" role="row"><td role="cell" colspan="7">\u2500\u2500 Budget: ${formatCount(m.maxTokens)} catalog tokens (<code>--max-tokens</code>). Tools above this line fit, in this order (running total with the catalog's own ${formatCount(m.overhead)}); tools below it go over. \u2500\u2500</td></tr>`;
+  const budgetRow = m.maxTokens === undefined ? '' : `<tr class="budget" role="row"><td role="cell" colspan="7">\u2500\u2500 Budget: ${formatCount(m.maxTokens)} catalog tokens (<code>--max-tokens</code>). Tools above this line fit, in this order (running total with the catalog's own <span class="cap-overhead">${formatCount(m.overhead)}</span>); tools below it go over. \u2500\u2500</td></tr>`;
   for (const t of m.tools) {
     if (m.maxTokens !== undefined && !placed && run + t.tokens > m.maxTokens) {
       rows.push(budgetRow);
@@ -165,12 +223,13 @@ function table(m: ReportModel): string {
     }
     run += t.tokens;
     const over = m.maxTokens !== undefined && run > m.maxTokens;
+    const perModel = costs.map((c, k) => ` data-t${k}="${c.tools[t.index] ?? 0}"`).join('');
     rows.push(
-      `<tr class="tool${over ? ' over' : ''}" role="row" id="r-${t.index}" data-i="${t.index}" data-name="${e(t.name)}" data-params="${t.parameters}" data-tokens="${t.tokens}" data-errors="${t.counts.errors}" data-warnings="${t.counts.warnings}" data-findings="${t.findings.length}">` +
+      `<tr class="tool${over ? ' over' : ''}" role="row" id="r-${t.index}" data-i="${t.index}" data-name="${e(t.name)}" data-params="${t.parameters}" data-tokens="${t.tokens}"${perModel} data-errors="${t.counts.errors}" data-warnings="${t.counts.warnings}" data-findings="${t.findings.length}">` +
         `<td role="cell" class="n">${t.index + 1}</td>` +
         `<td role="cell" class="name"><a href="#t-${t.index}">${markedText(t.name, t.controlTokens)}</a>${t.controlTokens.length ? CONTROL_TAG : ''}</td>` +
         `<td role="cell" class="n">${t.parameters}</td>` +
-        `<td role="cell" class="n tokens">${formatCount(t.tokens)}</td>` +
+        `<td role="cell" class="n tokens">${a}${formatCount(t.tokens)}</td>` +
         `<td role="cell" class="bar-cell"><span class="bar" aria-hidden="true"><span style="width:${((100 * t.tokens) / max).toFixed(2)}%"></span></span><span class="pct">${e(percent(t.tokens, cat))}</span></td>` +
         `<td role="cell" class="n run">${formatCount(run)}</td>` +
         `<td role="cell" class="findings">${compactCounts(t.counts)}</td></tr>`,
@@ -179,11 +238,17 @@ function table(m: ReportModel): string {
   if (m.maxTokens !== undefined && !placed) rows.push(budgetRow);
   const th = (key: string, label: string, numeric = false, sorted = false) =>
     `<th scope="col" role="columnheader"${numeric ? ' class="n"' : ''} data-key="${key}"${sorted ? ' aria-sort="ascending"' : ''}><button type="button"><span class="label">${label}</span> <span class="ind" aria-hidden="true">${sorted ? '\u25B2' : '\u2195'}</span></button></th>`;
+  // what the script needs to count the table on another model: each model's catalog, overhead, largest tool
+  const costData = costs.length
+    ? ` data-costs="${e(JSON.stringify(costs.map((c) => ({ name: c.name, catalog: c.totals.catalog, overhead: c.overhead, max: Math.max(1, ...c.tools), exact: c.tokenizer.exact }))))}" data-count-on="${costs.findIndex((c) => c.counted)}"`
+    : '';
+  const on = `<span class="cap-on">${costs.length ? ` on <code>${e(costs.find((c) => c.counted)?.name ?? '')}</code>` : ''}</span>`;
   return `<section aria-labelledby="share-h"><h2 id="share-h">Token share per tool</h2>
 <p class="noprint">Sort with the column headings (buttons: click, or Enter). A tool's name opens its panel: its renderings side by side and its findings.</p>
+${countOn(m, costs)}
 <p id="sort-status" class="sr" aria-live="polite"></p>
-<table class="share" id="share" role="table" data-overhead="${m.overhead}"${m.maxTokens !== undefined ? ` data-budget="${m.maxTokens}"` : ''} data-sorted="i ascending">
-<caption>${plural(m.tools.length, 'tool')}, ${formatCount(cat)} catalog tokens. A bar is a tool's tokens against the largest tool's (${formatCount(max)}); the percentage, its share of the catalog; the running total adds the catalog's own ${formatCount(m.overhead)} tokens and the tools above.</caption>
+<table class="share" id="share" role="table" data-overhead="${m.overhead}"${m.maxTokens !== undefined ? ` data-budget="${m.maxTokens}"` : ''}${costData} data-sorted="i ascending">
+<caption>${plural(m.tools.length, 'tool')}, <span class="cap-catalog">${a}${formatCount(cat)}</span> catalog tokens${on}. A bar is a tool's tokens against the largest tool's (<span class="cap-max">${formatCount(max)}</span>); the percentage, its share of the catalog; the running total adds the catalog's own <span class="cap-overhead">${formatCount(m.overhead)}</span> tokens and the tools above.</caption>
 <thead role="rowgroup"><tr role="row">${th('i', '#', true, true)}${th('name', 'Tool')}${th('params', 'Params', true)}${th('tokens', 'Tokens', true)}<th scope="col" role="columnheader" class="c-bar">Share</th><th scope="col" role="columnheader" class="n c-run">Running total</th>${th('findings', 'Findings')}</tr></thead>
 <tbody role="rowgroup">
 ${rows.join('\n')}

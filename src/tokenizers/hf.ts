@@ -10,6 +10,7 @@ import { BpeModel, BpeModelError, type Vocabulary } from './bpe-model.js';
 import {
   AddedTokenMatcher,
   buildNormalizer,
+  byteLevelBytes,
   buildPreTokenizer,
   PipelineError,
   readAddedTokens,
@@ -41,6 +42,10 @@ export class HfTokenizer {
   private readonly rawMatcher: AddedTokenMatcher;
   private readonly normalizedMatcher: AddedTokenMatcher;
   private readonly addedBySpelling: ReadonlyMap<string, number>;
+  private readonly addedById: ReadonlyMap<number, string>;
+  private readonly decoding: Decoding;
+  private readonly vocabulary: ObjectVocabulary;
+  private readonly surfaces = new Map<number, Uint8Array>();
 
   private constructor(json: Record<string, unknown>) {
     const model = json.model;
@@ -53,7 +58,9 @@ export class HfTokenizer {
     }
     this.modelType = type;
     if (m.dropout !== null && m.dropout !== undefined && m.dropout !== 0) throw new TokenizerFileError('unsupported', `its BPE dropout (${String(m.dropout)}) makes encoding random: not supported`);
-    this.model = buildBpe(m);
+    this.vocabulary = vocabularyOf(m);
+    this.model = buildBpe(m, this.vocabulary);
+    this.decoding = decodingOf(json);
     try {
       this.normalize = buildNormalizer(json.normalizer);
       this.preTokenize = buildPreTokenizer(json.pre_tokenizer);
@@ -67,6 +74,10 @@ export class HfTokenizer {
     const spellings = new Map<string, number>();
     for (const t of this.addedTokens) if (!spellings.has(t.content)) spellings.set(t.content, t.id);
     this.addedBySpelling = spellings;
+    const byId = new Map<number, string>();
+    // read back as the decoder reads any token (Gemma's `▁▁` is an added token the model also makes from two spaces)
+    for (const t of this.addedTokens) if (!byId.has(t.id)) byId.set(t.id, replaced(t.content, this.decoding.replace));
+    this.addedById = byId;
   }
 
   /** Read a `tokenizer.json`'s parsed JSON (TokenizerFileError when it cannot be read). */
@@ -112,6 +123,23 @@ export class HfTokenizer {
     pieces.length = 0;
   }
 
+  /**
+   * The bytes a token stands for in text, as the file's decoder reads it back: an added token's
+   * content; a byte-level token's bytes; `▁` (or what the decoder replaces) as a space, `<0xNN>` as
+   * its byte. Empty for an id the file does not have. Used to place tokens in the text they encode.
+   */
+  surface(id: number): Uint8Array {
+    let s = this.surfaces.get(id);
+    if (s === undefined) {
+      const added = this.addedById.get(id);
+      const token = this.vocabulary.spelling(id);
+      s = added !== undefined ? Buffer.from(added, 'utf8') : token === undefined ? new Uint8Array(0) : decodeToken(token, this.decoding);
+      if (this.surfaces.size >= 200_000) this.surfaces.clear();
+      this.surfaces.set(id, s);
+    }
+    return s;
+  }
+
   /** The id of a token by its spelling: an added token, else a vocabulary entry; undefined when neither. */
   tokenId(spelling: string): number | undefined {
     return this.addedBySpelling.get(spelling) ?? this.model.vocab.get(spelling);
@@ -133,13 +161,95 @@ class ObjectVocabulary implements Vocabulary {
   get(token: string): number | undefined {
     return this.tokens[token];
   }
+  private byId: string[] | undefined;
+  /** The spelling of a token by its id (the reverse table is built on first use). */
+  spelling(id: number): string | undefined {
+    if (this.byId === undefined) {
+      const byId: string[] = [];
+      for (const token of Object.keys(this.tokens)) byId[this.tokens[token] as number] = token;
+      this.byId = byId;
+    }
+    return this.byId[id];
+  }
 }
 
-/** The BPE model of the file's "model" object (its vocab object is taken over, not copied). */
-function buildBpe(m: Record<string, unknown>): BpeModel {
+/** How the file's decoder turns a token back into text: byte-level characters, replaced strings, `<0xNN>` bytes. */
+interface Decoding {
+  readonly byteLevel: boolean;
+  readonly byteFallback: boolean;
+  readonly replace: readonly (readonly [string, string])[];
+}
+
+/**
+ * The decoding of a file: its `decoder` (ByteLevel, Metaspace, Replace, ByteFallback, in a Sequence);
+ * without one, what its steps imply: a ByteLevel pre-tokenizer, the model's byte_fallback, a
+ * Metaspace pre-tokenizer's or a normalizer's replacement of the space read back as a space.
+ */
+function decodingOf(json: Record<string, unknown>): Decoding {
+  const steps = (v: unknown, key: string): Record<string, unknown>[] => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
+    const o = v as Record<string, unknown>;
+    const list = o[key];
+    return [o, ...(Array.isArray(list) ? list.flatMap((x) => steps(x, key)) : [])];
+  };
+  const stringPattern = (o: Record<string, unknown>): string | undefined => {
+    const p = o.pattern;
+    return typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>).String === 'string' ? ((p as Record<string, string>).String as string) : undefined;
+  };
+  const decoder = steps(json.decoder, 'decoders');
+  const pre = steps(json.pre_tokenizer, 'pretokenizers');
+  const replace: [string, string][] = [];
+  const metaspace = (o: Record<string, unknown>) => replace.push([typeof o.replacement === 'string' ? o.replacement : '\u2581', ' ']);
+  if (decoder.length) {
+    for (const o of decoder) {
+      const from = stringPattern(o);
+      if (o.type === 'Replace' && from !== undefined && typeof o.content === 'string') replace.push([from, o.content]);
+      if (o.type === 'Metaspace') metaspace(o);
+    }
+  } else {
+    for (const o of pre) if (o.type === 'Metaspace') metaspace(o);
+    // a normalizer that writes the space as another character (Gemma's "▁"): that character reads back as a space
+    for (const o of steps(json.normalizer, 'normalizers')) {
+      if (o.type === 'Replace' && stringPattern(o) === ' ' && typeof o.content === 'string' && o.content !== '') replace.push([o.content, ' ']);
+    }
+  }
+  const model = typeof json.model === 'object' && json.model !== null ? (json.model as Record<string, unknown>) : {};
+  return {
+    byteLevel: (decoder.length ? decoder : pre).some((o) => o.type === 'ByteLevel'),
+    byteFallback: decoder.some((o) => o.type === 'ByteFallback') || model.byte_fallback === true,
+    replace,
+  };
+}
+
+/** A vocabulary token's bytes in text under a decoding. */
+function decodeToken(token: string, d: Decoding): Uint8Array {
+  if (d.byteLevel) {
+    const bytes = byteLevelBytes(token);
+    if (bytes !== undefined) return bytes;
+  }
+  if (d.byteFallback) {
+    const m = /^<0x([0-9A-Fa-f]{2})>$/.exec(token);
+    if (m) return Uint8Array.of(parseInt(m[1] as string, 16));
+  }
+  return Buffer.from(replaced(token, d.replace), 'utf8');
+}
+
+/** A text with the decoder's replacements made. */
+function replaced(text: string, replace: Decoding['replace']): string {
+  let out = text;
+  for (const [from, to] of replace) if (from !== '') out = out.split(from).join(to);
+  return out;
+}
+
+/** The vocabulary of the file's "model" object (its vocab object is taken over, not copied). */
+function vocabularyOf(m: Record<string, unknown>): ObjectVocabulary {
   const vocabJson = m.vocab;
   if (typeof vocabJson !== 'object' || vocabJson === null || Array.isArray(vocabJson)) throw new TokenizerFileError('invalid', 'its BPE model has no "vocab" object');
-  const vocab = new ObjectVocabulary(vocabJson as Record<string, unknown>);
+  return new ObjectVocabulary(vocabJson as Record<string, unknown>);
+}
+
+/** The BPE model of the file's "model" object over its vocabulary. */
+function buildBpe(m: Record<string, unknown>, vocab: ObjectVocabulary): BpeModel {
   const merges = m.merges ?? [];
   if (!Array.isArray(merges)) throw new TokenizerFileError('invalid', 'its BPE "merges" is not an array');
   const optString = (key: string): string | null => {

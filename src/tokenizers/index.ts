@@ -17,11 +17,14 @@ import { CompileError } from '../diagnostics.js';
 import { GPT_OSS_TOKENIZER } from './gpt-oss.js';
 import { HfTokenizer, TokenizerFileError } from './hf.js';
 import { findCachedTokenizer, hubCacheDir, isModelId, type HubCacheOptions } from './hub.js';
+import { placeTokens, type TokenSpans } from './spans.js';
 
 /** The built-in gpt-oss encoder (gpt-oss.ts). */
 export { GPT_OSS_TOKENIZER } from './gpt-oss.js';
 /** The Hugging Face cache lookup (hub.ts): a model id's cached tokenizer.json, and the cache folder. */
-export { findCachedTokenizer, hubCacheDir, type HubCacheOptions } from './hub.js';
+export { findCachedTokenizer, hubCacheDir, isModelId, type HubCacheOptions } from './hub.js';
+/** Where an encoding's tokens stand in its text (spans.ts). */
+export type { TokenSpans } from './spans.js';
 
 /** An encoder of text into one model's token ids. */
 export interface Tokenizer {
@@ -39,6 +42,12 @@ export interface Tokenizer {
   count(text: string): number;
   /** The id of a token by its spelling (an added token such as `<|im_start|>`, or a vocabulary entry), else undefined. */
   tokenId(spelling: string): number | undefined;
+  /**
+   * The tokens of a text by where they start in it (UTF-16 offsets, ascending; the counts add up to
+   * `count(text)`): what the inventory gives each tool's text its share by. A Tokenizer written by
+   * hand may leave it out (shares are then counted text piece by text piece).
+   */
+  spans?(text: string): TokenSpans;
 }
 
 /** Which tokenizer to count with: a `tokenizer.json` path or folder, a cached model id (`Qwen/Qwen3-8B`), `'gpt-oss'`, a loaded Tokenizer; undefined is gpt-oss. */
@@ -91,6 +100,7 @@ function fileTokenizer(hf: HfTokenizer, name: string, path: string | undefined, 
     encode: (text: string) => wrap(() => hf.encode(text)),
     count: (text: string) => wrap(() => hf.encode(text).length),
     tokenId: (spelling: string) => hf.tokenId(spelling),
+    spans: (text: string) => wrap(() => placeTokens(text, hf.encode(text).map((id) => hf.surface(id)))),
   });
 }
 
@@ -100,8 +110,8 @@ function parseTokenizer(bytes: Uint8Array | string, where: string, path: string 
   const sha256 = createHash('sha256').update(buffer).digest('hex');
   if (sha256 === GPT_OSS_TOKENIZER_SHA256) {
     // gpt-oss keeps the project's own BPE (test/tokenizers/oracle.test.ts: both exact on every case)
-    const { encode: enc, count, tokenId } = GPT_OSS_TOKENIZER;
-    return Object.freeze({ name, source: 'file' as const, ...(path !== undefined ? { path } : {}), sha256, encode: enc, count, tokenId });
+    const { encode: enc, count, tokenId, spans } = GPT_OSS_TOKENIZER;
+    return Object.freeze({ name, source: 'file' as const, ...(path !== undefined ? { path } : {}), sha256, encode: enc, count, tokenId, ...(spans ? { spans } : {}) });
   }
   if (typeof bytes !== 'string' && !isUtf8(buffer)) throw tokenizerError('not-json', `${where}: not a tokenizer.json: it is not UTF-8 text`);
   const text = typeof bytes === 'string' ? bytes : buffer.toString('utf8');
@@ -185,6 +195,23 @@ export function resolveTokenizer(option: TokenizerOption, hubCache: HubCacheOpti
     throw tokenizerError('not-found', `${option}: no such tokenizer file or folder, and the Hugging Face cache (${hubCacheDir(hubCache)}) holds no tokenizer.json for the model ${option} (nothing is downloaded: fetch it with huggingface-cli, or give the path)`);
   }
   return loadTokenizer(option);
+}
+
+/** The files a model folder keeps its chat template in. */
+const TEMPLATE_FILES = new Set(['chat_template.jinja', 'chat_template.json', 'tokenizer_config.json']);
+
+/**
+ * The tokenizer.json of the model folder a chat template path names, when there is one: the folder
+ * itself, or the folder of its chat_template.jinja, chat_template.json or tokenizer_config.json.
+ */
+export function templateFolderTokenizer(templatePath: string): string | undefined {
+  let folder: string;
+  try {
+    folder = statSync(templatePath).isDirectory() ? templatePath : TEMPLATE_FILES.has(basename(templatePath)) ? dirname(templatePath) : '';
+  } catch {
+    return undefined;
+  }
+  return folder !== '' && existsSync(join(folder, 'tokenizer.json')) ? join(folder, 'tokenizer.json') : undefined;
 }
 
 /** The number of tokens of a text under a tokenizer (default: gpt-oss's o200k_harmony); added-token spellings count one each. */

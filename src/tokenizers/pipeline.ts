@@ -297,6 +297,27 @@ export function byteLevel(text: string): string {
   return s;
 }
 
+/** The byte each byte-level character stands for (-1: not a byte-level character): byte-level tokens decoded back to bytes. */
+const BYTE_OF: Int16Array = (() => {
+  const out = new Int16Array(512).fill(-1);
+  BYTE_CODES.forEach((code, b) => {
+    out[code] = b;
+  });
+  return out;
+})();
+
+/** The bytes a byte-level token spells (its characters back to bytes); undefined when a character is not byte-level. */
+export function byteLevelBytes(token: string): Uint8Array | undefined {
+  const out = new Uint8Array(token.length);
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    const b = c < 512 ? BYTE_OF[c] : -1;
+    if (b === undefined || b < 0) return undefined;
+    out[i] = b;
+  }
+  return out;
+}
+
 /** GPT-2's split (the ByteLevel pre-tokenizer with use_regex). */
 const GPT2_SPLIT: Pattern = { kind: 'regex', re: onigRegex("'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+") };
 const DIGIT: Pattern = { kind: 'regex', re: /[0-9]/gu };

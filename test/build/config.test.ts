@@ -48,7 +48,7 @@ describe('build config', () => {
     ['a bad date', { sources: ['a.json'], outputs: [{ path: 'x', date: 'today' }] }, ['outputs[0].date: expected a date, YYYY-MM-DD, got "today"']],
     ['a bad boolean', { sources: ['a.json'], outputs: [{ path: 'x', browser: 'yes' }] }, ['outputs[0].browser: expected true or false, got "yes"']],
     ['an unknown output key', { sources: ['a.json'], outputs: [{ path: 'x', flavour: 'chat-template' }] }, [
-      'outputs[0].flavour: unknown key; known keys: path, format, part, target, flavor, dialect, model, instructions, namespace, namespaceDescription, date, effort, identity, cutoff, browser, python, completion, controlTokens, messages, server, messageFormat',
+      'outputs[0].flavour: unknown key; known keys: path, format, part, target, flavor, dialect, model, instructions, namespace, namespaceDescription, date, effort, identity, cutoff, browser, python, completion, controlTokens, messages, server, messageFormat, template, special, templateKwargs, tokenizer',
     ]],
     ['an output that is not an object', { sources: ['a.json'], outputs: ['out.txt'] }, ['outputs[0]: expected an output object {"path", "format"?, "part"?, "target"?, "flavor"?, render options…}, got "out.txt"']],
   ])('%s', (_name, value, want) => {

@@ -50,7 +50,7 @@ describe('harmony-catalog dump', () => {
     expect(inv.totals.developer).toBe(inv.totals.catalog + 4); // <|start|>developer<|message|> … <|end|>
   });
 
-  it('--format json prints {tools: [{name, parameters, tokens, findings}], totals: {system, developer, catalog}, diagnostics}', async () => {
+  it('--format json prints {tools: [{name, parameters, tokens, findings}], totals: {system, developer, catalog}, tokenizer, diagnostics}', async () => {
     const r = await runCli(['dump', weather, '--format', 'json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({
@@ -60,6 +60,8 @@ describe('harmony-catalog dump', () => {
       ],
       // with no conversation, the whole prompt is the two messages: 64 + 101
       totals: { system: 64, developer: 101, catalog: 97, prompt: 165 },
+      // gpt-oss's own tokenizer, built in: exact
+      tokenizer: { name: 'o200k_harmony', from: 'builtin', exact: true },
       diagnostics: [],
     });
     expect(Object.keys((JSON.parse(r.out) as { tools: { findings: object[] }[] }).tools[0].findings[0]).sort()).toEqual(['code', 'flavor', 'message', 'path', 'severity', 'tool']);
@@ -130,9 +132,10 @@ describe('harmony-catalog dump', () => {
     const ct = await totals('--flavor', 'chat-template', '--date', '2025-08-05');
     expect(ct.system).toBe(countMessageTokens({ header: 'system', content: renderPart(weatherText, { part: 'system', flavor: 'chat-template', date: '2025-08-05', messages: [{ role: 'user', content: 'hi' }] }).text }));
     const xml = await totals('--target', 'xml');
-    expect(xml.system).toBe(0); // the xml templates have no system or developer message of their own
-    expect(xml.developer).toBe(0);
-    expect(xml.catalog).toBe(countTextTokens(renderPart(weatherText, { part: 'catalog', target: 'xml' }).text));
+    // the xml templates have no system or developer message of their own: only the catalog (its share of the prompt) and the prompt
+    expect(Object.keys(xml)).toEqual(['catalog', 'prompt']);
+    expect(Math.abs(xml.catalog - countTextTokens(renderPart(weatherText, { part: 'catalog', target: 'xml' }).text))).toBeLessThanOrEqual(1);
+    expect(xml.prompt).toBe(countTextTokens(renderPart(weatherText, { part: 'prompt', target: 'xml' }).text));
     const bad = await runCli(['dump', weather, '--target', 'yaml']);
     expect(bad.code).toBe(2);
   });

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport, type ReportModel, type ReportOptions } from '../../src/report/index.js';
+import { buildReport, modelColumn, type ReportModel, type ReportOptions } from '../../src/report/index.js';
+import { byteLevelToy } from '../tokenizers/toy.js';
 import { ROOT } from '../support/shared.js';
 import { colourStats, corpusText, decodePng, HAVE_CORPUS, HOSTILE } from './support.js';
 
@@ -61,6 +62,11 @@ if (!HAVE_BROWSER) {
       pages.hostile = await write('hostile', HOSTILE, { source: 'hostile.json' });
       pages.hostileLazy = await write('hostile-lazy', HOSTILE, { source: 'hostile.json', inlinePanels: false });
       if (HAVE_CORPUS) pages.corpus = await write('corpus', corpusText(), { source: 'corpus', maxTokens: 100_000 });
+      // three models, each counted with its own tokenizer: qwen3 with a small byte-level tokenizer.json, llama-3.1 as an estimate
+      const toy = join(dir, 'tokenizer.json');
+      writeFileSync(toy, JSON.stringify(byteLevelToy()));
+      const columns = [modelColumn('gpt-oss'), modelColumn('qwen3', {}, toy), modelColumn('llama-3.1')];
+      pages.models = await write('models', readFileSync(join(ROOT, 'examples/weather.json'), 'utf8'), { source: 'examples/weather.json', model: 'gpt-oss', columns, maxTokens: 120, hubCache: { env: { HF_HUB_CACHE: join(dir, 'no-hub') } } });
     }, 120_000);
 
     afterAll(async () => {
@@ -96,7 +102,7 @@ if (!HAVE_BROWSER) {
         .map((t) => t.index);
     }
 
-    const names = () => ['events', 'weather', 'hostile', 'hostileLazy', ...(HAVE_CORPUS ? ['corpus'] : [])];
+    const names = () => ['events', 'weather', 'hostile', 'hostileLazy', 'models', ...(HAVE_CORPUS ? ['corpus'] : [])];
 
     it('opens with no console error and no request, one row and one panel per tool', async () => {
       if (!HAVE_CORPUS) console.warn('report/browser.test.ts: ../shared/corpus not found: the 2,000-tool page is NOT opened in this run');
@@ -144,6 +150,40 @@ if (!HAVE_BROWSER) {
         expect(errors).toEqual([]);
         await page.close();
       }
+    });
+
+    it('counts the table on another model: the tokens, bars, shares, running totals and budget line of that model', async () => {
+      const w = pages.models;
+      const { page, errors } = await open(w);
+      expect(w.model.costs.map((c) => c.name)).toEqual(['gpt-oss', 'qwen3', 'llama-3.1']);
+      expect(await page.locator('#count-on input[type="radio"]').count()).toBe(3);
+      expect(await page.isChecked('#count-on input[value="0"]')).toBe(true);
+      await page.click('th[data-key="tokens"] button'); // sorted by tokens, most first: the switch keeps the sort
+      for (const k of [1, 2, 0]) {
+        const cost = w.model.costs[k]!;
+        await page.check(`#count-on input[value="${k}"]`);
+        const shown = await order(page);
+        expect(shown.map((r) => r[2]), cost.name).toEqual(shown.map((r) => cost.tools[r[0]]));
+        expect(shown.map((r) => r[2])).toEqual([...cost.tools].sort((a, b) => b - a));
+        const cells = await page.$$eval('#share tbody tr.tool td.tokens', (cs) => cs.map((c) => c.textContent));
+        expect(cells, cost.name).toEqual(shown.map((r) => `${cost.tokenizer.exact ? '' : '\u2248'}${r[2].toLocaleString('en-US')}`));
+        const runs = await page.$$eval('#share tbody tr.tool td.run', (cs) => cs.map((c) => Number((c.textContent ?? '').replace(/,/g, ''))));
+        expect(runs[runs.length - 1], cost.name).toBe(cost.totals.catalog);
+        expect(runs[0]).toBe(cost.overhead + shown[0]![2]);
+        const firstOver = runs.findIndex((r) => r > 120);
+        const rowsAndLine = await page.$$eval('#share tbody tr', (rs) => rs.map((r) => r.className.split(' ')[0]));
+        expect(rowsAndLine.indexOf('budget'), cost.name).toBe(firstOver < 0 ? runs.length : firstOver);
+        expect(await page.textContent('#share caption .cap-catalog')).toBe(`${cost.tokenizer.exact ? '' : '\u2248'}${cost.totals.catalog}`);
+        expect(await page.textContent('#share caption .cap-on code')).toBe(cost.name);
+        expect(await page.textContent('#sort-status')).toBe(`Tokens counted on ${cost.name}${cost.tokenizer.exact ? '.' : ' (an o200k estimate).'}`);
+        const widths = await page.$$eval('#share tbody tr.tool .bar > span', (bs) => bs.map((b) => parseFloat((b as HTMLElement).style.width)));
+        const largest = Math.max(...cost.tools);
+        expect(widths).toEqual(shown.map((r) => Number(((100 * r[2]) / largest).toFixed(2))));
+        const shares = await page.$$eval('#share tbody tr.tool .pct', (cs) => cs.map((c) => c.textContent));
+        expect(shares).toEqual(shown.map((r) => `${((100 * r[2]) / cost.totals.catalog).toFixed(1)}%`));
+      }
+      expect(errors).toEqual([]);
+      await page.close();
     });
 
     it('sorts with the keyboard: a heading button takes focus (a visible outline) and Enter or Space sorts', async () => {
