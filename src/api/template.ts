@@ -157,7 +157,7 @@ export function templateFindings(rerender: Rerender, vars: ReadonlyMap<string, J
     }
   };
   // every call, every reasoning text and every null content under its own marker, one render each kind
-  const calls: { i: number; j: number; id: JsonValue | undefined; mark: string }[] = [];
+  const calls: { i: number; j: number; id: JsonValue | undefined; mark: string; argsMark: string }[] = [];
   const reasonings: { i: number; key: string; mark: string }[] = [];
   const nulls: { i: number; mark: string }[] = [];
   let n = 0;
@@ -168,21 +168,30 @@ export function templateFindings(rerender: Rerender, vars: ReadonlyMap<string, J
       const fn = isJsonObject(c) ? c.get('function') : undefined;
       if (!isJsonObject(fn) || typeof fn.get('name') !== 'string') return c;
       const mark = marker(n++);
-      calls.push({ i, j, id: isJsonObject(c) ? c.get('id') : undefined, mark });
+      const argsMark = marker(n++);
+      calls.push({ i, j, id: isJsonObject(c) ? c.get('id') : undefined, mark, argsMark });
       const args = fn.get('arguments');
       if (typeof args === 'string' && /^\s*[{[]/.test(args) && text.includes(quoteJsonString(args))) {
         out.push({ code: 'template/arguments-double-encoded', severity: 'warning', path: `${at(i)}/tool_calls/${j}/function/arguments`, message: `${label} prints these arguments as a JSON string literal (double-encoded): it expects them as an object, and was given the JSON text` });
       }
-      return withKey(c, 'function', withKey(fn, 'name', mark));
+      // the arguments under a marker of their own, in the form they came in (JSON text, or an object)
+      const markedArgs: JsonValue = typeof args === 'string' ? `{${quoteJsonString(argsMark)}: ${quoteJsonString(argsMark)}}` : isJsonObject(args) ? new Map([[argsMark, argsMark]]) : (args ?? null);
+      return withKey(c, 'function', withKey(withKey(fn, 'name', mark), 'arguments', markedArgs));
     }));
   });
   const hidden = new Set<JsonValue>();
   if (calls.length) {
     const t = again(named);
     for (const c of t === undefined ? [] : calls) {
-      if (t!.includes(c.mark)) continue;
-      if (c.id !== undefined) hidden.add(c.id);
-      out.push({ code: 'template/call-not-shown', severity: 'warning', path: `${at(c.i)}/tool_calls/${c.j}`, message: `${label} does not print this tool call: the model will not see that it made it` });
+      const name = t!.includes(c.mark);
+      const args = t!.includes(c.argsMark);
+      if (name && args) continue;
+      const path = `${at(c.i)}/tool_calls/${c.j}`;
+      if (!name && !args) {
+        if (c.id !== undefined) hidden.add(c.id);
+        out.push({ code: 'template/call-not-shown', severity: 'warning', path, message: `${label} does not print this tool call: the model will not see that it made it` });
+      } else if (!name) out.push({ code: 'template/call-name-not-shown', severity: 'warning', path: `${path}/function/name`, message: `${label} prints this call's arguments but not the tool's name: the model will not see which tool it called` });
+      else out.push({ code: 'template/call-arguments-not-shown', severity: 'warning', path: `${path}/function/arguments`, message: `${label} prints this call's tool name but not its arguments` });
     }
   }
   const thought = messages.map((m, i) => {
