@@ -25,10 +25,14 @@ export interface CliIo {
 }
 
 let pipeGuard = false;
+/** Set when the reader of stdout went away: what is left to print is dropped, the command still ends with its own status. */
+let stdoutClosed = false;
 
 /**
- * End the process quietly when the reader of stdout or stderr goes away (`… | head -1`), as `cat`
- * does: exit 0, no stack trace. Any other write error is one line on stderr and exit 74 (EX_IOERR).
+ * Keep going quietly when the reader of stdout or stderr goes away (`… | head -1`), as `cat` does:
+ * no stack trace, what is left to print is dropped, and the command's own exit status stands (a
+ * failed check still exits 1 through a closed pipe). Any other write error is one line on stderr
+ * and exit 74 (EX_IOERR).
  */
 export function exitQuietlyOnClosedPipe(): void {
   if (pipeGuard) return;
@@ -36,7 +40,10 @@ export function exitQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       // after EPIPE the stream is destroyed: later writes fail with ERR_STREAM_DESTROYED
-      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') {
+        if (stream === process.stdout) stdoutClosed = true;
+        return;
+      }
       if (stream !== process.stderr) process.stderr.write(`harmony-catalog: cannot write the output: ${e.message}\n`);
       process.exit(74);
     });
@@ -47,8 +54,8 @@ export function exitQuietlyOnClosedPipe(): void {
 export function processIo(): CliIo {
   exitQuietlyOnClosedPipe();
   return {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    stdout: (s) => void (stdoutClosed || process.stdout.write(s)),
+    stderr: (s) => void (process.stderr.destroyed || process.stderr.write(s)),
     stdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);

@@ -70,7 +70,10 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
 describe('a closed output pipe ends the command quietly, as cat does (issue 13, item 1)', () => {
   // 20,000 tools: megabytes of output, far past a pipe's buffer (64 KB)
   const big = join(tmp, 'big.json');
+  // the same, each tool's schema with a $ref to nothing: lint finds an error in every tool and exits 1
+  const broken = join(tmp, 'broken.json');
   beforeAll(() => {
+    writeFileSync(broken, JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ name: `tool_${i}`, description: 'A tool.', parameters: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } }))));
     const tools = Array.from({ length: 20_000 }, (_, i) => ({
       name: `tool_${i}`,
       description: `Does thing number ${i}, carefully.`,
@@ -80,17 +83,19 @@ describe('a closed output pipe ends the command quietly, as cat does (issue 13, 
   });
 
   it.each([
-    ['render', ['render', 'BIG', '--quiet'], true],
-    ['render --part catalog (warnings on stderr too)', ['render', 'BIG', '--part', 'catalog'], false],
-    ['dump --show', ['dump', 'BIG', '--show', '--quiet'], true],
-    ['lint --format json', ['lint', 'BIG', '--format', 'json'], true],
-  ])('%s | head -1: no stack trace, exit 0', async (_name, args, quiet) => {
-    const { ended } = runCli(args.map((a) => (a === 'BIG' ? big : a)), { closeEarly: true });
+    ['render', ['render', 'BIG', '--quiet'], true, 0],
+    ['render --part catalog (warnings on stderr too)', ['render', 'BIG', '--part', 'catalog'], false, 0],
+    ['dump --show', ['dump', 'BIG', '--show', '--quiet'], true, 0],
+    ['lint --format json', ['lint', 'BIG', '--format', 'json'], true, 0],
+    // issue 22 item 13: a failed check stays failed through a closed pipe (exit 1, as without the pipe)
+    ['lint, errors found', ['lint', 'BROKEN'], false, 1],
+  ])('%s | head -1: no stack trace, the command\'s own exit status', async (_name, args, quiet, status) => {
+    const { ended } = runCli(args.map((a) => (a === 'BIG' ? big : a === 'BROKEN' ? broken : a)), { closeEarly: true });
     const r = await ended;
     expect(r.firstChunk.length).toBeGreaterThan(0);
     expect(r.stderr.split('\n').filter((l) => /EPIPE|^\s+at |internal error/.test(l))).toEqual([]);
     if (quiet) expect(r.stderr).toBe('');
-    expect({ code: r.code, signal: r.signal }).toEqual({ code: 0, signal: null });
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: status, signal: null });
   }, 60_000);
 });
 
