@@ -4,7 +4,7 @@ import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '..
 import { compileTools } from '../api/compile.js';
 import { FLAVORS, isRequestBody, MESSAGE_FORMATS, renderPart, renderRequest, SERVERS, TARGETS, XML_DIALECTS, type Flavor, type MessageFormat, type Part, type PartOptions, type ServerName, type Target, type XmlDialect } from '../api/render.js';
 import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
-import { modelNames, resolveModel } from '../api/models.js';
+import { listModels, modelNames, resolveModel } from '../api/models.js';
 import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
 import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 import { isIsoDate } from '../api/options.js';
@@ -194,6 +194,13 @@ export function partOptionsFrom(values: Record<string, unknown>): PartOptions {
   };
 }
 
+/** What `--verbose` says of `--model`: the model the name was read as, and where its template comes from. */
+function modelChosen(name: string): string {
+  const r = resolveModel(name);
+  const info = listModels().find((m) => m.name === r.name);
+  return `info [usage/model]: --model ${name} is ${r.name}${info ? ` (${info.models}; ${info.source})` : ''}`;
+}
+
 /** `--template`, `--special`, `--template-kwarg` as the API's template option (a family's --model alone takes --special and --template-kwarg over its own template). */
 function templateOptionFrom(values: Record<string, unknown>): Pick<PartOptions, 'template'> {
   const special = specialFrom(values.special as string[] | undefined);
@@ -219,6 +226,7 @@ export async function renderCommand(argv: readonly string[], io: CliIo): Promise
       return 0;
     }
     const options = partOptionsFrom(values);
+    if (values.verbose && typeof values.model === 'string') io.stderr(`${modelChosen(values.model)}\n`);
     if (values.jsonl && values.mcp !== undefined) throw new UsageError('--jsonl reads cases from a file, not from --mcp');
     const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
     if (values.jsonl) return renderJsonl(text as string, options, io, Boolean(values.quiet));

@@ -139,5 +139,8 @@ describe('--model families through their official template', () => {
     const q3 = await runCli(['render', 'examples/weather.json', '--model', 'qwen3', '--part', 'catalog']);
     expect(q.out).toBe(q3.out);
     expect((await runCli(['render', 'examples/weather.json', '--model', 'openai/gpt-oss-20b'])).out).toBe((await runCli(['render', 'examples/weather.json', '--model', 'gpt-oss'])).out);
+    // --verbose says which model a name was read as
+    const v = await runCli(['render', 'examples/weather.json', '--model', 'Qwen/Qwen3-8B', '--verbose']);
+    expect(v.err).toContain('info [usage/model]: --model Qwen/Qwen3-8B is qwen3 (');
   });
 });
