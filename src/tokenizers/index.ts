@@ -92,17 +92,36 @@ function fileTokenizer(hf: HfTokenizer, name: string, path: string | undefined, 
       throw e;
     }
   };
+  // a catalog counted again (count, spans: the same text, as a compiled tool set's print cache hands
+  // back the same string) is not encoded again: the last few long texts' ids are kept (encode always
+  // encodes) (a Map of strings: a string's
+  // hash is computed once and kept on it, so the look-up of the same string costs no rescan)
+  const kept = new Map<string, readonly number[]>();
+  const ids = (text: string): readonly number[] => {
+    if (text.length < KEEP_FROM) return hf.encode(text);
+    const hit = kept.get(text);
+    if (hit !== undefined) return hit;
+    const made = Object.freeze(hf.encode(text));
+    kept.set(text, made);
+    if (kept.size > KEEP_TEXTS) kept.delete(kept.keys().next().value as string);
+    return made;
+  };
   return Object.freeze({
     name,
     source: 'file' as const,
     ...(path !== undefined ? { path } : {}),
     sha256,
     encode: (text: string) => wrap(() => hf.encode(text)),
-    count: (text: string) => wrap(() => hf.encode(text).length),
+    count: (text: string) => wrap(() => ids(text).length),
     tokenId: (spelling: string) => hf.tokenId(spelling),
-    spans: (text: string) => wrap(() => placeTokens(text, hf.encode(text).map((id) => hf.surface(id)))),
+    spans: (text: string) => wrap(() => placeTokens(text, ids(text).map((id) => hf.surface(id)))),
   });
 }
+
+/** Texts at least this long have their ids kept for the next count of the same text. */
+const KEEP_FROM = 4096;
+/** How many such texts a tokenizer keeps (the most recent). */
+const KEEP_TEXTS = 16;
 
 /** Parse a `tokenizer.json`'s bytes or text; `where` names it in errors. */
 function parseTokenizer(bytes: Uint8Array | string, where: string, path: string | undefined, name: string): Tokenizer {
