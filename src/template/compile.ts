@@ -386,6 +386,8 @@ function compileFor(st: Extract<Stmt, { kind: 'for' }>, w: Where): Ex {
     } : undefined) : undefined;
     // `else` runs unless an iteration reaches its end (a `continue` or `break` skips that mark, as in Jinja2's Python)
     let noIteration = true;
+    // each iteration is a fresh scope over the enclosing one: a name the body sets is read from
+    // outside again at the start of the next iteration, as Jinja2's compiled loop re-binds it
     if (loop === undefined && Array.isArray(source)) {
       const items = source as readonly PyObject[];
       for (let i = 0; i < items.length; i++) {

@@ -11,7 +11,7 @@ import { markupEscape } from '../emit/python/jinja.js';
 import { pyJsonDumps } from '../emit/python/json.js';
 import { Markup, PyFloat, PyInstance, PyTuple, Undefined, type PyObject } from '../emit/python/objects.js';
 import { isPyInt, normInt, pyAdd, pyCmp, pyCompare, pyHashKey, pyIter, pyLenOf, pyList, pyMul, pyNumber, pyTrueDiv, toDouble } from '../emit/python/operators.js';
-import { codePoints, pyCapitalize, pyCenter, pySplitlines, pyStrip } from '../emit/python/strings.js';
+import { codePoints, pyCapitalize, pyCenter, pyReplace, pySplitlines, pyStrip } from '../emit/python/strings.js';
 import { pyReprString, pyStr, pyTruthy, pyTypeName } from '../emit/python/values.js';
 import { attributeOf } from './methods.js';
 import { DictView, getAttr, getItem, GroupTuple, PyGenerator, PyRange } from './runtime.js';
@@ -544,7 +544,7 @@ export const FILTERS: ReadonlyMap<string, FilterFn> = new Map<string, FilterFn>(
       const src = pyStr(s);
       const o = pyStr(old);
       const r = pyStr(repl);
-      return replaceText(src, o, r, n);
+      return pyReplace(src, o, r, n);
     }, { implicit: 'eval_ctx' }),
   ],
   [
@@ -678,34 +678,6 @@ export const FILTERS: ReadonlyMap<string, FilterFn> = new Map<string, FilterFn>(
   ],
 ]);
 for (const name of FILTERS.keys()) FILTER_NAMES.add(name);
-
-/** `str.replace(old, new, count)` (Python's count: -1 for all). */
-function replaceText(s: string, old: string, repl: string, count: number): string {
-  if (count === 0) return s;
-  if (old === '') {
-    const cps = codePoints(s);
-    let out = '';
-    let k = 0;
-    for (let i = 0; i <= cps.length; i++) {
-      if (count < 0 || k < count) {
-        out += repl;
-        k++;
-      }
-      if (i < cps.length) out += cps[i];
-    }
-    return out;
-  }
-  if (count < 0) return s.split(old).join(repl);
-  let out = '';
-  let from = 0;
-  for (let k = 0; k < count; k++) {
-    const i = s.indexOf(old, from);
-    if (i < 0) break;
-    out += s.slice(from, i) + repl;
-    from = i + old.length;
-  }
-  return out + s.slice(from);
-}
 
 /** MarkupSafe's `escape(x)`: Markup as it is, anything else `str()` escaped. */
 export function escape(v: PyObject): Markup {

@@ -17,6 +17,7 @@ import { parseTemplate } from './parser.js';
 import { Cycler, Joiner, Namespace, PyFunction, PyRange, RenderState, Scope } from './runtime.js';
 import { bindArgs } from './signature.js';
 
+/** The parsed template (ast.ts). */
 export type { TemplateAst } from './ast.js';
 
 /** A value handed to a template: a JSON value (ir/json.ts), or any Python object of the engine. */

@@ -512,8 +512,17 @@ export class Macro extends PyInstance {
     }
   }
   override pyCall(args: readonly PyObject[], kwargsIn: ReadonlyMap<string, PyObject> | undefined): PyObject {
-    const kwargs = new Map(kwargsIn ?? []);
     const argc = this.args.length;
+    if ((kwargsIn === undefined || kwargsIn.size === 0) && args.length <= argc) {
+      // the common call: positional arguments only, none too many (what the general path below
+      // does then, without its copies: the rest are missing; `caller`, when the macro reads it
+      // and does not declare it, is undefined; nothing can raise)
+      const bound: (PyObject | typeof MISSING)[] = args.slice();
+      while (bound.length < argc) bound.push(MISSING);
+      const caller = this.caller ? new Undefined('No caller defined', MISSING, 'caller') : undefined;
+      return this.body(bound, caller, this.catchKwargs ? new Map() : undefined, this.catchVarargs ? new PyTuple([]) : undefined);
+    }
+    const kwargs = new Map(kwargsIn ?? []);
     const bound: (PyObject | typeof MISSING)[] = args.slice(0, argc);
     let foundCaller = false;
     if (bound.length !== argc) {

@@ -66,73 +66,66 @@ export function pyJsonDumps(v: PyObject, options: PyJsonDumpsOptions = {}): stri
   // the separator before a later item, with its newline and indentation
   const seps: string[] = [];
   const sepAt = (level: number): string => (seps[level] ??= step === undefined ? item : item + nl(level));
-  // the pieces, joined in chunks of a few thousand (concatenating small strings one by one makes
-  // deep ropes, and joining one huge array of them is slow too)
-  let out: string[] = [];
-  const chunks: string[] = [];
-  const flush = (): void => {
-    if (out.length > 2048) {
-      chunks.push(out.join(''));
-      out = [];
-    }
+  const sortKeys = options.sortKeys === true;
+  // the text built by `+=` on one string (V8 makes a rope of it and flattens it once at the end,
+  // which is faster than pushing small pieces to arrays and joining them)
+  let out = '';
+  const str = (x: string): void => {
+    if (plain.test(x)) out += '"' + x + '"';
+    else out += quoteAny(x);
   };
   const go = (x: PyObject, level: number): void => {
-    if (typeof x === 'string') {
-      if (plain.test(x)) out.push('"' + x + '"');
-      else out.push(quoteAny(x));
-    }
-    else if (x === null) out.push('null');
-    else if (typeof x === 'boolean') out.push(x ? 'true' : 'false');
-    else if (x instanceof JsonNumber) out.push(numberText(x));
-    else if (typeof x === 'number' || typeof x === 'bigint') out.push(String(x));
-    else if (x instanceof PyFloat) out.push(floatText(x.value));
-    else if (x instanceof Markup) out.push(quoteAny(x.text));
+    if (typeof x === 'string') str(x);
+    else if (x === null) out += 'null';
+    else if (typeof x === 'boolean') out += x ? 'true' : 'false';
+    else if (x instanceof JsonNumber) out += numberText(x);
+    else if (typeof x === 'number' || typeof x === 'bigint') out += String(x);
+    else if (x instanceof PyFloat) out += floatText(x.value);
+    else if (x instanceof Markup) out += quoteAny(x.text);
     else if (Array.isArray(x) || x instanceof PyTuple) {
       // a tuple is written as a list
       const items = Array.isArray(x) ? (x as readonly PyObject[]) : x.items;
       // an empty container is `[]` whatever the indent, as Python writes it
       if (items.length === 0) {
-        out.push('[]');
+        out += '[]';
         return;
       }
-      out.push('[');
+      out += '[';
       for (let i = 0; i < items.length; i++) {
-        if (i) out.push(sepAt(level + 1));
-        else if (step !== undefined) out.push(nl(level + 1));
+        if (i) out += sepAt(level + 1);
+        else if (step !== undefined) out += nl(level + 1);
         go(items[i], level + 1);
-        flush();
       }
-      if (step !== undefined) out.push(nl(level));
-      out.push(']');
+      if (step !== undefined) out += nl(level);
+      out += ']';
     } else if (x instanceof Map) {
       const m = x as ReadonlyMap<PyObject, PyObject>;
       if (m.size === 0) {
-        out.push('{}');
+        out += '{}';
         return;
       }
-      out.push('{');
+      out += '{';
       let first = true;
       // forEach: no [key, value] array made per member
       const member = (y: PyObject, k: PyObject): void => {
-        if (!first) out.push(sepAt(level + 1));
-        else if (step !== undefined) out.push(nl(level + 1));
+        if (!first) out += sepAt(level + 1);
+        else if (step !== undefined) out += nl(level + 1);
         first = false;
-        const ks = typeof k === 'string' ? k : jsonKey(k);
-        if (plain.test(ks)) out.push('"' + ks + '"' + key);
-        else out.push(quoteAny(ks), key);
+        str(typeof k === 'string' ? k : jsonKey(k));
+        out += key;
         go(y, level + 1);
-        flush();
       };
-      if (options.sortKeys) for (const [k, y] of [...m].sort(([a], [b]) => compareKeys(a, b))) member(y, k);
+      if (sortKeys) for (const [k, y] of [...m].sort(([a], [b]) => compareKeys(a, b))) member(y, k);
       else m.forEach(member);
-      if (step !== undefined) out.push(nl(level));
-      out.push('}');
+      if (step !== undefined) out += nl(level);
+      out += '}';
     } else throw new JinjaError('TypeError', `Object of type ${pyTypeName(x)} is not JSON serializable`);
   };
   go(v, 0);
-  if (!chunks.length) return out.join('');
-  chunks.push(out.join(''));
-  return chunks.join('');
+  // flatten the rope once here (reading a character of a rope makes V8 flatten it in place), so
+  // what keeps the text keeps one flat string, not a tree of small pieces
+  out.charCodeAt(0);
+  return out;
 }
 
 /** `sort_keys`: keys in Python's order (str by code point; a str against a number raises TypeError). */
