@@ -167,10 +167,41 @@ export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly s
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(-{1,2}[^']*)'/.exec((e as Error).message)?.[1] : undefined;
+    const guess = unknown !== undefined ? closestOption(unknown, Object.keys(options)) : undefined;
+    throw new UsageError(unknown !== undefined ? `unknown option ${unknown}${guess !== undefined ? ` (did you mean --${guess}?)` : ''}` : (e as Error).message);
   }
   if (parsed.positionals.length > 1) throw new UsageError(`${command} takes one input, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
   return parsed;
+}
+
+/** The known option nearest to an unknown one (`--tempalte` → `template`): one edit apart (two for names of 6+ letters), or the one it starts. */
+export function closestOption(given: string, known: readonly string[]): string | undefined {
+  const name = given.replace(/^-+/, '').split('=')[0] as string;
+  let best: string | undefined;
+  let bestDistance = name.length >= 6 ? 3 : 2;
+  for (const k of known) {
+    const d = k.startsWith(name) && name.length >= 3 ? 1 : editDistance(name, k);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, a transposition counted as one edit (`tempalte` → `template`: 1). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((d[i - 1] as number[])[j]! + 1, (d[i] as number[])[j - 1]! + 1, (d[i - 1] as number[])[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (d[i - 2] as number[])[j - 2]! + 1);
+      (d[i] as number[])[j] = v;
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 /** The options every command that reads `--mcp` takes besides it (spread into its options table). */

@@ -164,7 +164,10 @@ describe('harmony-catalog dump', () => {
     [['dump', weather, weather], /dump takes one input, got 2/],
     [['dump'], /missing input/],
     [['dump', weather, '--mcp', 'node x.js'], /give either a file or --mcp, not both/],
-    [['dump', '--part', 'catalog', weather], /Unknown option '--part'/],
+    [['dump', '--part', 'catalog', weather], /unknown option --part\n/],
+    // an unknown option near a known one says which (issue 22, item 17)
+    [['dump', weather, '--tokeniser', 'x'], /unknown option --tokeniser \(did you mean --tokenizer\?\)/],
+    [['dump', weather, '--max-token', '5'], /unknown option --max-token \(did you mean --max-tokens\?\)/],
   ])('usage error %j', async (argv, message) => {
     const r = await runCli(argv);
     expect(r.code).toBe(2);
