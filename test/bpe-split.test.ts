@@ -8,22 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { countOrdinaryChunks, encodeChunk, o200kPieces } from '../src/bpe.js';
 import { countTextTokens, encodeText } from '../src/tokens.js';
 import { GPT_OSS_TOKENIZER } from '../src/tokenizers/index.js';
+import { seededRandom } from './support/random.js';
 
 /** The ids gpt-tokenizer's split would give (each of its pieces merged by the same BPE). */
 function idsWithJsSplit(text: string): number[] {
   return [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].flatMap((m) => [...encodeChunk(m[0])]);
 }
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('bpe.ts splits text as the Rust crates do (U+0085 is white space, U+FEFF is not)', () => {
   it.each([
@@ -49,7 +40,7 @@ describe('bpe.ts splits text as the Rust crates do (U+0085 is white space, U+FEF
 
   it('random texts of letters, spaces, punctuation, U+0085 and U+FEFF: the same ids as gpt-oss\'s own encoder (checked against the crate), and some differ from gpt-tokenizer\'s split', () => {
     const alphabet = ['a', 'B', ' ', '  ', '!', ',', '.', '(', '\n', '\u0085', '\uFEFF', '1', 'é', '\t'];
-    const next = rng(20250805);
+    const next = seededRandom(20250805);
     let differ = 0;
     const n = 2000;
     for (let k = 0; k < n; k++) {

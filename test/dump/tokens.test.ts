@@ -13,6 +13,7 @@ import { fromJs } from '../../src/ir/json.js';
 import { frameOf, inventory, tokenChunks } from '../../src/inventory.js';
 import { countTextTokens, encodeText, textTokenChunks } from '../../src/tokens.js';
 import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
+import { seededRandom } from '../support/random.js';
 
 interface HarmonyRow {
   readonly id: string;
@@ -100,17 +101,6 @@ function idBytes(ids: readonly number[]): Buffer {
   }));
 }
 
-/** A seeded generator (mulberry32): the same texts on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Alphabets a hostile description may repeat: one character, two alternating, punctuation, letters of
 // several scripts and cases, digits, whitespace and line breaks, emoji (surrogate pairs), combining marks.
@@ -148,7 +138,7 @@ describe('token counting is linear-ish in one long pre-tokenizer chunk, and exac
   }, 30_000);
 
   it('long runs of many alphabets: the same ids as gpt-tokenizer, and the ids spell the text', () => {
-    const rnd = random(20260613);
+    const rnd = seededRandom(20260613);
     let tokens = 0;
     for (let k = 0; k < 120; k++) {
       const text = runsText(rnd, 1 + Math.floor(rnd() * 12), k % 4 === 0 ? 3_000 : 300);

@@ -11,6 +11,7 @@ import { JinjaError } from '../../src/emit/python/errors.js';
 import { parseJson, type JsonValue } from '../../src/ir/json.js';
 import { renderTemplate } from '../../src/template/index.js';
 import { HAVE_SHARED, sharedPath } from '../support/shared.js';
+import { seededRandom } from '../support/random.js';
 
 const VALUES = ['1', '0', '-3', '2.5', '1.0', '-0.0', '1e20', '3.3333', "'abc'", "''", "'A b'", 'none', 'true', 'false', '[1, 2]', '[]', "{'a': 1}", '(1, 2)', 'x', 'd', 'l', 's', 'f', 'big', "'é😀'", "'<&>'|safe", '0.1', '7', 'nope'];
 const OPERATORS = ['+', '-', '*', '/', '//', '%', '~', '==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'and', 'or'];
@@ -19,19 +20,9 @@ const TESTS = ['defined', 'none', 'string', 'number', 'integer', 'float', 'mappi
 const SUBSCRIPTS = ['0', '-1', '1:', '::-1', "'a'", '1:2:0', "'real'"];
 const VARS = '{"x": 5, "d": {"a": 1, "b": [2, 3]}, "l": [3, 1, 2], "s": "hello", "f": 0.5, "big": 12345678901234567890}';
 
-/** A small seeded generator (mulberry32), so the expressions are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expressions(n: number): string[] {
-  const r = random(20250805);
+  const r = seededRandom(20250805);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const expr = (depth: number): string => {
     const k = r();
