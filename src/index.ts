@@ -60,10 +60,9 @@ export { readConversation, readRequestBody, toChatMessages, renderServerPrompt, 
 export { parseCompletion, PARSE_MODELS, type ParseModel, type ParseCompletionOptions, type ParsedCompletion } from './api/parse.js';
 export { parseHarmony, createHarmonyParser, harmonyMessageToEnvelope, type HarmonyParseOptions, type HarmonyParseEvent, type HarmonyParser, type HarmonyStreamState } from './parse/harmony.js';
 export type { ParsedHarmonyMessage, HarmonyParseResult, HarmonyParseError, HarmonyParseMode, HarmonyStopToken, HarmonyOpenMessage } from './parse/types.js';
+export { toChatCompletion, chatCompletionChunks } from './parse/response.js';
 export {
-  toChatCompletion,
   createChatCompletionStream,
-  chatCompletionChunks,
   accumulateChunks,
   type ChatCompletionOptions,
   type ChatCompletionResult,
@@ -77,7 +76,11 @@ export {
 } from './parse/openai.js';
 export { checkToolCalls, toolCallsFromParse, type CheckToolCallsOptions, type CheckToolCallsResult, type CheckedToolCall, type ToolCallInput } from './parse/check.js';
 export { findLeaks } from './parse/leaks.js';
-export { parseToolCalls, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './parse/xml/index.js';
+export { XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './parse/xml/index.js';
+export { parseToolCalls, parseFamilyToolCalls, serverResponse, FAMILY_PARSERS, TOOL_PARSERS, SERVER_PARSERS, SYNTAXES, type ParseToolCallsOptions, type FamilyParseOptions, type FamilyParseResult, type FamilyParser, type FamilySyntax, type ParserResult, type ParseServer, type ServerCall, type ServerParserEntry, type ReasoningMarkers } from './parse/families/index.js';
+export { createToolCallParser, type ToolCallEvent, type ToolCallStreamParser } from './parse/families/stream.js';
+export { familyChatCompletion, familyChatCompletionChunks, eventsOfReading, openAIChunk, type FamilyChatCompletionOptions, type ChunkEnvelope } from './parse/families/response.js';
+export { familyLeaks, LEAK_MARKERS, type LeakMarkers } from './parse/families/leaks.js';
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
 export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost } from './report/index.js';
 export { listModels, modelNames, type ModelInfo } from './api/models.js';

@@ -66,7 +66,7 @@ describe('parseCompletion', () => {
 
   it('xml dialects: hermes calls, checked against the tools', async () => {
     const r = await parseCompletion('Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>', { model: 'hermes', tools: compileTools(TOOLS) });
-    expect(r.output).toEqual({ content: 'Let me check.\n', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"location": "Paris"}' } }] });
+    expect(r.output).toEqual({ messages: [{ role: 'assistant', content: 'Let me check.\n', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"location": "Paris"}' } }] }] });
     expect(r.failed).toBe(false);
   });
 });

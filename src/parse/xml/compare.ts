@@ -1,4 +1,4 @@
-/** Where vLLM's parsers would return something else than the default parse: one diagnostic per difference. */
+/** Where vLLM's (or SGLang's) parsers would return something else than the default parse: one diagnostic per difference. */
 import type { Diagnostic } from '../../diagnostics.js';
 import { escapePointerToken, isJsonObject, jsonEquals, JsonSyntaxError, parseJson, type JsonValue } from '../../ir/json.js';
 import { shown } from './decode.js';
@@ -83,7 +83,7 @@ function cut(s: string): string {
  * something else than `ours`, for each version given (`label` → its result); a difference that
  * several versions show is one diagnostic naming them all.
  */
-export function vllmDifferences(text: string, ours: { readonly content: string | null; readonly calls: readonly ReturnedCall[] }, results: readonly (readonly [label: string, result: VllmExtraction])[]): Diagnostic[] {
+export function vllmDifferences(text: string, ours: { readonly content: string | null; readonly calls: readonly ReturnedCall[] }, results: readonly (readonly [label: string, result: VllmExtraction])[], server: 'vLLM' | 'SGLang' = 'vLLM'): Diagnostic[] {
   const merged = new Map<string, { d: Difference; labels: string[] }>();
   for (const [label, result] of results) {
     for (const d of differences(text, ours, result)) {
@@ -93,5 +93,6 @@ export function vllmDifferences(text: string, ours: { readonly content: string |
       else merged.set(key, { d, labels: [label] });
     }
   }
-  return [...merged.values()].map(({ d, labels }) => ({ code: d.code, severity: 'warning', ...(d.tool !== undefined ? { tool: d.tool } : {}), path: d.path, message: `vLLM (${labels.join(', ')}) ${d.what}` }));
+  const code = (c: Difference['code']) => (server === 'vLLM' ? c : c === 'parse/vllm-differs' ? 'parse/sglang-differs' : 'parse/sglang-exception');
+  return [...merged.values()].map(({ d, labels }) => ({ code: code(d.code), severity: 'warning', ...(d.tool !== undefined ? { tool: d.tool } : {}), path: d.path, message: `${server} (${labels.join(', ')}) ${d.what}` }));
 }

@@ -1,6 +1,9 @@
 /** What the default-mode parsers produce before the result is assembled: calls with their notes, the text they took, notes about the text. */
-import type { JsonValue } from '../../ir/json.js';
-import type { Note } from './decode.js';
+import type { Diagnostic } from '../../diagnostics.js';
+import { escapePointerToken, type JsonValue } from '../../ir/json.js';
+import { markIncomplete } from '../completeness.js';
+import { stringifyArguments, type Note } from './decode.js';
+import type { XmlToolCall } from './types.js';
 
 /** A parsed call, with where it stands in the text and what was noticed about it. */
 export interface CallDraft {
@@ -66,4 +69,70 @@ export function strayCloseTags(text: string, consumed: readonly (readonly [numbe
 function skipBlank(text: string, i: number): number {
   while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
   return i;
+}
+
+/** The JSON Pointer of a returned call, or of a parameter inside it. */
+export function argumentPointer(index: number, param?: string): string {
+  return param === undefined ? `/tool_calls/${index}` : `/tool_calls/${index}/function/arguments/${escapePointerToken(param)}`;
+}
+
+/** The UTF-8 byte offset of index `at` of the text. */
+export function byteOffset(text: string, at: number): number {
+  return Buffer.byteLength(text.slice(0, at), 'utf8');
+}
+
+/** The error for a returned call the output ended inside of (`why`: the closing markers that never came; `server`: who returns it as whole). */
+export function incompleteCall(index: number, name: string, why: string, server: string | undefined): Diagnostic {
+  const how = server !== undefined ? `${server} returns it as if it were whole; it is marked incomplete here` : 'it is returned marked incomplete';
+  return { code: 'parse/incomplete-call', severity: 'error', tool: name, path: argumentPointer(index), message: `the output ends before the call to ${JSON.stringify(name)} is closed (${why}), so it may be cut off (max_tokens): ${how}, and must never be run` };
+}
+
+/** A default reading assembled: the content, the calls (a cut one marked incomplete) and every finding, in the order of the text. */
+export interface AssembledReading {
+  readonly content: string | null;
+  readonly calls: readonly XmlToolCall[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Assemble a dialect's reading of `text`: the calls in the OpenAI shape (a call whose closing
+ * markers never came marked incomplete, with a `parse/incomplete-call` error), the content
+ * outside them, and every note in the order of the text (`/text#I` for a place in the text, the
+ * call's pointer for a call's). `close`: a block closing tag that, right after a call with no
+ * block open, is dropped from the content with a `parse/stray-close-tag` warning.
+ */
+export function assembleReading(text: string, parse: DialectParse, options: { readonly close?: string } = {}): AssembledReading {
+  const calls: XmlToolCall[] = parse.calls.map((c) => {
+    const call: XmlToolCall = { type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } };
+    return c.incomplete === undefined ? call : markIncomplete(call, c.incomplete);
+  });
+  const close = options.close;
+  const stray = close !== undefined ? strayCloseTags(text, parse.consumed, close) : [];
+  const content = contentOutside(text, [...parse.consumed, ...stray.map((at) => [at, at + close!.length] as const)]);
+  const found: { at: number; d: Diagnostic }[] = [];
+  for (const t of parse.textNotes) found.push({ at: t.at, d: { ...t.note, ...(t.tool !== undefined ? { tool: t.tool } : {}), path: `/text#${t.at}` } });
+  for (const at of stray) {
+    found.push({ at, d: { code: 'parse/stray-close-tag', severity: 'warning', path: `/text#${at}`, message: `a ${close} at byte ${byteOffset(text, at)} closes no block (it follows a call, with no ${close!.replace('/', '')} open): dropped from the content` } });
+  }
+  parse.calls.forEach((c, i) => {
+    if (c.incomplete !== undefined) found.push({ at: c.start, d: incompleteCall(i, c.name, c.incomplete, undefined) });
+    for (const n of c.notes) found.push({ at: c.start, d: { ...n.note, tool: c.name, path: argumentPointer(i, n.param) } });
+  });
+  return { content, calls, diagnostics: found.sort((a, b) => a.at - b.at).map((f) => f.d) };
+}
+
+/**
+ * `text.indexOf(needle, from)` that remembers its last answer per needle: a search from a later
+ * place answers from memory while the remembered match is still ahead (or there was none), so a
+ * reader that searches forward again and again (a run of unclosed openers) stays linear.
+ */
+export function finder(text: string): (needle: string, from: number) => number {
+  const memo = new Map<string, { from: number; at: number }>();
+  return (needle, from) => {
+    const m = memo.get(needle);
+    if (m !== undefined && from >= m.from && (m.at < 0 || m.at >= from)) return m.at;
+    const at = text.indexOf(needle, from);
+    memo.set(needle, { from, at });
+    return at;
+  };
 }

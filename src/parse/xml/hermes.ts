@@ -16,7 +16,7 @@
  */
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { checkValue, declaredParameters, MAX_VALUE_DEPTH, nestsDeeper, parameterSchema, shown, type Note } from './decode.js';
-import type { CallDraft, DialectParse, TextNote } from './draft.js';
+import { finder, type CallDraft, type DialectParse, type TextNote } from './draft.js';
 import { PythonException, pythonJsonLoads } from './python-values.js';
 import { findTool, type ParseTool } from './tools.js';
 import { isPlausibleFunctionName } from './vllm-qwen3-coder.js';
@@ -76,6 +76,7 @@ function argumentsOf(call: JsonObject, notes: Note[]): JsonObject | undefined {
 
 /** Scan one output in the Hermes/Qwen JSON format. */
 export function parseJsonCalls(text: string, tools: readonly ParseTool[] | undefined): DialectParse {
+  const find = finder(text);
   const calls: CallDraft[] = [];
   const consumed: [number, number][] = [];
   const textNotes: TextNote[] = [];
@@ -84,12 +85,13 @@ export function parseJsonCalls(text: string, tools: readonly ParseTool[] | undef
 
   let pos = 0;
   for (;;) {
-    const p = text.indexOf(START, pos);
+    const p = find(START, pos);
     if (p < 0) break;
     const j = skipWs(text, p + START.length);
     if (text[j] !== '{') {
-      const c = text.indexOf(END, p + START.length);
-      const body = text.slice(j, c < 0 ? text.length : c);
+      const c = find(END, p + START.length);
+      // only its start is shown: a slice of what may be the rest of a long output would make a run of openers quadratic
+      const body = text.slice(j, Math.min(c < 0 ? text.length : c, j + 64));
       if (body.startsWith('<function=')) note(p, 'parse/wrong-dialect', 'warning', 'this <tool_call> holds a <function=…> call, the Qwen3-Coder format: parse it with model "qwen3-coder"; kept as text here');
       else if (body === '') note(p, 'parse/empty-tool-call', 'warning', '<tool_call> holds no call: kept as text');
       else note(p, 'parse/empty-tool-call', 'warning', `<tool_call> is not followed by a JSON object (${JSON.stringify(body.slice(0, 40))}): kept as text`);
@@ -105,7 +107,7 @@ export function parseJsonCalls(text: string, tools: readonly ParseTool[] | undef
     const closed = text.startsWith(END, k);
     let blockEnd = closed ? k + END.length : k;
     if (!closed && k < text.length && !text.startsWith(START, k)) {
-      const c = text.indexOf(END, k);
+      const c = find(END, k);
       blockEnd = c < 0 ? text.length : c + END.length;
       note(k, 'parse/invalid-json', 'error', `text after the call's JSON object inside <tool_call>: ${JSON.stringify(text.slice(k, Math.min(k + 40, blockEnd)))}; no call (the text stays content)`);
       pos = blockEnd;

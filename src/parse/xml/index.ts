@@ -14,17 +14,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Diagnostic } from '../../diagnostics.js';
-import { copyCompleteness, incompleteReason, markIncomplete } from '../completeness.js';
+import { copyCompleteness, incompleteReason } from '../completeness.js';
 import { vllmDifferences } from './compare.js';
-import { stringifyArguments } from './decode.js';
-import { contentOutside, strayCloseTags, type DialectParse } from './draft.js';
+import { assembleReading, incompleteCall, type DialectParse } from './draft.js';
 import { parseJsonCalls } from './hermes.js';
 import { readParseTools, type ParseTool } from './tools.js';
 import { XML_PARSE_MODELS, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
 import { vllmHermes } from './vllm-hermes.js';
 import { vllmQwen3Coder } from './vllm-qwen3-coder.js';
 import { NEWEST_VLLM_VERSION, VLLM_PARSER_VERSIONS, type VllmExtraction, type VllmParserVersion } from './vllm-types.js';
-import { ANTHROPIC_SYNTAX, QWEN3_CODER_SYNTAX, argumentPointer, parseXmlCalls } from './xml-calls.js';
+import { ANTHROPIC_SYNTAX, QWEN3_CODER_SYNTAX, parseXmlCalls } from './xml-calls.js';
 
 /** The options, result and codes of parseToolCalls. */
 export { XML_PARSE_CODES, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
@@ -52,17 +51,6 @@ function toolCallId(): string {
 
 function withIds(calls: readonly XmlToolCall[], ids: boolean | undefined): XmlToolCall[] {
   return calls.map((c) => copyCompleteness(c, ids ? { id: toolCallId(), type: 'function', function: c.function } : { type: 'function', function: c.function }));
-}
-
-/** The error for a returned call the output ended inside of (`why`: the closing tags that never came; `server`: who returns it as whole). */
-function incompleteCall(index: number, name: string, why: string, server: string | undefined): Diagnostic {
-  const how = server !== undefined ? `${server} returns it as if it were whole; it is marked incomplete here` : 'it is returned marked incomplete';
-  return { code: 'parse/incomplete-call', severity: 'error', tool: name, path: argumentPointer(index), message: `the output ends before the call to ${JSON.stringify(name)} is closed (${why}), so it may be cut off (max_tokens): ${how}, and must never be run` };
-}
-
-/** The UTF-8 byte offset of index `at` of the text. */
-function byteOffset(text: string, at: number): number {
-  return Buffer.byteLength(text.slice(0, at), 'utf8');
 }
 
 function parserFamily(model: string): 'hermes' | 'qwen3_coder' | undefined {
@@ -117,25 +105,11 @@ export function parseToolCalls(text: string, options: XmlParseOptions): XmlParse
   }
 
   const parse: DialectParse = model === 'qwen3-coder' ? parseXmlCalls(text, tools, QWEN3_CODER_SYNTAX) : model === 'anthropic' ? parseXmlCalls(text, tools, ANTHROPIC_SYNTAX) : parseJsonCalls(text, tools);
-  const calls: XmlToolCall[] = parse.calls.map((c) => {
-    const call: XmlToolCall = { type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } };
-    return c.incomplete === undefined ? call : markIncomplete(call, c.incomplete);
-  });
   // a block's closing tag right after a call, with no block open, is no text of the answer
   const close = model === 'anthropic' ? ANTHROPIC_SYNTAX.wrapperClose : QWEN3_CODER_SYNTAX.wrapperClose;
-  const stray = strayCloseTags(text, parse.consumed, close);
-  const content = contentOutside(text, [...parse.consumed, ...stray.map((at) => [at, at + close.length] as const)]);
-  // findings in the order of the text: about a place in it, or about a call (at its start)
-  const found: { at: number; d: Diagnostic }[] = [];
-  for (const t of parse.textNotes) found.push({ at: t.at, d: { ...t.note, ...(t.tool !== undefined ? { tool: t.tool } : {}), path: `/text#${t.at}` } });
-  for (const at of stray) {
-    found.push({ at, d: { code: 'parse/stray-close-tag', severity: 'warning', path: `/text#${at}`, message: `a ${close} at byte ${byteOffset(text, at)} closes no block (it follows a call, with no ${close.replace('/', '')} open): dropped from the content` } });
-  }
-  parse.calls.forEach((c, i) => {
-    if (c.incomplete !== undefined) found.push({ at: c.start, d: incompleteCall(i, c.name, c.incomplete, undefined) });
-    for (const n of c.notes) found.push({ at: c.start, d: { ...n.note, tool: c.name, path: argumentPointer(i, n.param) } });
-  });
-  diagnostics.push(...found.sort((a, b) => a.at - b.at).map((f) => f.d));
+  const reading = assembleReading(text, parse, { close });
+  const { content, calls } = reading;
+  diagnostics.push(...reading.diagnostics);
   if (tools === undefined && model !== 'hermes' && model !== 'qwen' && parse.calls.some((c) => c.args.size > 0)) {
     diagnostics.push({ code: 'parse/no-tools', severity: 'info', path: '/tools', message: 'no tools were given: every parameter value is kept as text' });
   }

@@ -15,9 +15,9 @@
  * no `</tool_call>`, or no `</tool_call>`; an unwrapped call: no `</function>`) returns the call
  * marked incomplete (never runnable). A missing close tag followed by more calls or blocks is a warning.
  */
-import { escapePointerToken, type JsonValue } from '../../ir/json.js';
+import type { JsonValue } from '../../ir/json.js';
 import { decodeValue, declaredParameters, parameterSchema, type Note, type ValueSpelling } from './decode.js';
-import type { CallDraft, DialectParse, TextNote } from './draft.js';
+import { finder, type CallDraft, type DialectParse, type TextNote } from './draft.js';
 import { findTool, type ParseTool } from './tools.js';
 import { isPlausibleFunctionName } from './vllm-qwen3-coder.js';
 
@@ -112,6 +112,7 @@ interface CallResult {
 
 /** Scan one output in an XML dialect. */
 export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefined, syntax: XmlSyntax): DialectParse {
+  const find = finder(text);
   const calls: CallDraft[] = [];
   const consumed: [number, number][] = [];
   const textNotes: TextNote[] = [];
@@ -133,7 +134,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
 
   const isOpenAt = (i: number): boolean => text.startsWith(S.paramOpen, i) && (!S.lineStartOpens || text[i - 1] === '\n') && (S.lineStartOpens || 'name' in S.readParamName(text, i));
   const nextOpen = (from: number, limit: number): number => {
-    for (let i = text.indexOf(S.paramOpen, from); i >= 0 && i < limit; i = text.indexOf(S.paramOpen, i + 1)) if (isOpenAt(i)) return i;
+    for (let i = find(S.paramOpen, from); i >= 0 && i < limit; i = find(S.paramOpen, i + 1)) if (isOpenAt(i)) return i;
     return -1;
   };
 
@@ -142,7 +143,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     let depth = 0;
     let pos = from;
     for (;;) {
-      const close = text.indexOf(S.paramClose, pos);
+      const close = find(S.paramClose, pos);
       if (close < 0) break;
       const open = nextOpen(pos, close);
       if (open >= 0) {
@@ -163,7 +164,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
       const r = S.readParamName(text, i);
       if ('name' in r && (declared === undefined || (declared.has(r.name) && !seen.has(r.name) && r.name !== current))) return [i, i, 'next-parameter'];
     }
-    for (let i = text.indexOf(S.callClose, from); i >= 0; i = text.indexOf(S.callClose, i + 1)) {
+    for (let i = find(S.callClose, from); i >= 0; i = find(S.callClose, i + 1)) {
       const j = skipWs(text, i + S.callClose.length);
       if (j >= text.length || text.startsWith(S.wrapperClose, j)) return [i, i, 'call-end'];
     }
@@ -246,7 +247,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
       // text that is neither a parameter nor a close (or a malformed parameter tag): up to the next tag
       let k = text.length;
       for (const t of [S.paramOpen, S.callClose, S.wrapperClose]) {
-        const x = text.indexOf(t, j + 1);
+        const x = find(t, j + 1);
         if (x >= 0 && x < k) k = x;
       }
       notes.push({ note: { code: 'parse/unexpected-text', severity: 'warning', message: `text inside the call to ${JSON.stringify(name)} that is not a parameter, left out: ${JSON.stringify(text.slice(j, k).slice(0, 80))}` } });
@@ -260,8 +261,8 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
 
   let pos = 0;
   while (pos < text.length) {
-    const w = text.indexOf(S.wrapperOpen, pos);
-    const f = text.indexOf(S.callOpen, pos);
+    const w = find(S.wrapperOpen, pos);
+    const f = find(S.callOpen, pos);
     if (w < 0 && f < 0) break;
     if (f >= 0 && (w < 0 || f < w)) {
       const r = parseCall(f, false);
@@ -274,6 +275,8 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     }
     // a wrapper block
     const blockCalls: CallResult[] = [];
+    // the notes of this block are the ones added from here on (a search of all notes per block would be quadratic)
+    const notesBefore = textNotes.length;
     let i = w + S.wrapperOpen.length;
     let blockEnd = text.length;
     let closed = false;
@@ -297,23 +300,22 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
       }
       if (blockCalls.length === 0) {
         // a block that holds no call: it stays text
-        const c = text.indexOf(S.wrapperClose, j);
+        const c = find(S.wrapperClose, j);
         blockEnd = c < 0 ? text.length : c + S.wrapperClose.length;
         closed = c >= 0;
-        const body = text.slice(j, c < 0 ? text.length : c);
-        if (S.dialect === 'qwen3-coder' && body.startsWith('{')) note(w, 'parse/wrong-dialect', 'warning', `this ${S.wrapperOpen} holds JSON, the Hermes/Qwen2.5 call format: parse it with model "qwen" or "hermes"; kept as text here`);
+        if (S.dialect === 'qwen3-coder' && text[j] === '{' && (c < 0 || c > j)) note(w, 'parse/wrong-dialect', 'warning', `this ${S.wrapperOpen} holds JSON, the Hermes/Qwen2.5 call format: parse it with model "qwen" or "hermes"; kept as text here`);
         else note(w, 'parse/empty-tool-call', 'warning', `${S.wrapperOpen} holds no ${S.callOpen} call: kept as text`);
         break;
       }
       let k = text.length;
       for (const t of [S.callOpen, S.wrapperClose, S.wrapperOpen]) {
-        const x = text.indexOf(t, j + 1);
+        const x = find(t, j + 1);
         if (x >= 0 && x < k) k = x;
       }
       note(j, 'parse/unexpected-text', 'warning', `text between the calls of a ${S.wrapperOpen} block, kept as content: ${JSON.stringify(text.slice(j, k).slice(0, 80))}`);
       i = k;
     }
-    if (blockCalls.length === 0 && !textNotes.some((t) => t.at === w)) {
+    if (blockCalls.length === 0 && !textNotes.slice(notesBefore).some((t) => t.at === w)) {
       note(w, 'parse/empty-tool-call', 'warning', `${S.wrapperOpen} holds no ${S.callOpen} call: kept as text`);
     }
     // the output ends inside the block: its last call may be cut off (the calls before it were followed by more)
@@ -325,7 +327,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
     }
     const good = blockCalls.filter((r) => r.ok);
     for (const r of good) calls.push(r.draft!);
-    if (good.length > 0 && good.length === blockCalls.length && !textNotes.some((t) => t.at > w && t.at < blockEnd && t.note.code === 'parse/unexpected-text')) {
+    if (good.length > 0 && good.length === blockCalls.length && !textNotes.slice(notesBefore).some((t) => t.at > w && t.at < blockEnd && t.note.code === 'parse/unexpected-text')) {
       consumed.push([w, blockEnd]);
       if (!closed && !cutAtEnd) note(w, 'parse/unclosed', 'warning', `no ${S.wrapperClose} after this block (another block starts): its calls are read all the same`, good[0].draft!.name);
     } else for (const r of good) consumed.push([r.draft!.start, r.end]);
@@ -334,7 +336,4 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
   return { calls, consumed, textNotes };
 }
 
-/** The JSON Pointer of a parameter inside a returned call. */
-export function argumentPointer(index: number, param?: string): string {
-  return param === undefined ? `/tool_calls/${index}` : `/tool_calls/${index}/function/arguments/${escapePointerToken(param)}`;
-}
+export { argumentPointer } from './draft.js';
