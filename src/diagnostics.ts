@@ -16,6 +16,22 @@ export interface Diagnostic {
   readonly message: string;
 }
 
+/**
+ * Marks an error class across copies of this module: the CLI's bundle loads some commands (the MCP
+ * source, lint, dump…) from chunks of their own, each with its own copy of the class, and a
+ * CompileError thrown in one must still be one where another catches it (else a server that fails
+ * to start is an "internal error"). `instanceof` asks the mark, which Symbol.for shares.
+ */
+export function brandedErrorClass(name: string): { readonly mark: (e: Error) => void; readonly has: (v: unknown) => boolean } {
+  const brand = Symbol.for(`harmony-catalog/${name}`);
+  return {
+    mark: (e) => Object.defineProperty(e, brand, { value: true }),
+    has: (v) => typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[brand] === true,
+  };
+}
+
+const COMPILE_ERROR = brandedErrorClass('CompileError');
+
 /** Thrown when input cannot be rendered; carries every problem found. */
 export class CompileError extends Error {
   readonly diagnostics: readonly Diagnostic[];
@@ -24,6 +40,10 @@ export class CompileError extends Error {
     super(errors.length ? errors.map(formatDiagnostic).join('\n') : 'compile error');
     this.name = 'CompileError';
     this.diagnostics = diagnostics;
+    COMPILE_ERROR.mark(this);
+  }
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return COMPILE_ERROR.has(v);
   }
 }
 
@@ -46,4 +66,12 @@ export function throwIfErrors(diagnostics: readonly Diagnostic[]): void {
 /** Exhaustiveness check for switches over discriminated unions. */
 export function assertNever(x: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}
+
+/**
+ * The warning of an input that holds no tools (`[]`, `{"tools": []}`): every command that reads
+ * tools says it, rather than print an empty catalog or an empty table in silence.
+ */
+export function noToolsWarning(source: string, consequence: string): Diagnostic {
+  return { code: 'input/no-tools', severity: 'warning', path: '', message: `${source} holds no tools: ${consequence}` };
 }

@@ -7,12 +7,17 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { formatDiagnostic, isCompileError, type Diagnostic } from './diagnostics.js';
 import { emitHarmonyTool } from './emit/harmony/catalog.js';
 import { emitFaithfulTool } from './emit/harmony/faithful.js';
-import { readTools, type ToolsInput } from './api/compile.js';
+import { asRead, readTools, type ToolsInput } from './api/compile.js';
+import { resolveModel } from './api/models.js';
+import { renderCatalog } from './api/render.js';
+import { isReadResult, standaloneTools, toolDocument } from './build/tool-values.js';
+import type { JsonValue } from './ir/json.js';
 import type { ToolDefinition } from './input/types.js';
 import type { IrTool } from './ir/nodes.js';
 import { faithfulLowerTool } from './lower/faithful.js';
 import { lowerTool } from './lower/index.js';
 import { renderChatTemplateDeveloper } from './messages/chat-template.js';
+import { pushAll } from './ir/arrays.js';
 
 /** What a tool can be rendered as: openai-harmony, the gpt-oss chat template, or harmony's layout with `--faithful`. */
 export type DiffFlavor = 'openai-harmony' | 'chat-template' | 'faithful';
@@ -20,12 +25,19 @@ export type DiffFlavor = 'openai-harmony' | 'chat-template' | 'faithful';
 /** The flavors `diff` accepts. */
 export const DIFF_FLAVORS: readonly DiffFlavor[] = ['openai-harmony', 'chat-template', 'faithful'];
 
+/**
+ * One side of a diff: a flavor, or any name `render --model` takes (`gpt-oss-template`,
+ * `gpt-oss-ollama`, `qwen`, `llama-3.1`, `Qwen/Qwen3-8B`…; `ollama` stands for `gpt-oss-ollama`):
+ * each tool as that model's catalog prints it alone (a gpt-oss layout without its namespace lines).
+ */
+export type DiffSide = DiffFlavor | (string & {});
+
 /** Options of `diffFlavors`. */
 export interface DiffOptions {
   /** The left side. Default `openai-harmony`. */
-  readonly a?: DiffFlavor;
+  readonly a?: DiffSide;
   /** The right side. Default `chat-template`. */
-  readonly b?: DiffFlavor;
+  readonly b?: DiffSide;
   /** Lines of context around each change. Default 3. */
   readonly context?: number;
 }
@@ -48,8 +60,8 @@ export interface ToolDiff {
 
 /** Every tool compared, with the counts. */
 export interface DiffResult {
-  readonly a: DiffFlavor;
-  readonly b: DiffFlavor;
+  readonly a: DiffSide;
+  readonly b: DiffSide;
   readonly tools: readonly ToolDiff[];
   readonly identical: number;
   readonly differ: number;
@@ -88,21 +100,51 @@ export function renderToolEntry(def: ToolDefinition, ir: IrTool, flavor: DiffFla
   }
 }
 
-/** Render every tool under two flavors and compare them. Throws a CompileError only when the input cannot be read. */
+/** How a side renders: a flavor of renderToolEntry, or a model whose catalog of each tool alone is printed. */
+type SideRenderer = { readonly flavor: DiffFlavor } | { readonly model: string };
+
+/** A side's renderer: the flavors as they are; a --model name resolved (a gpt-oss name that is a flavor becomes it). Throws the usage CompileError of an unknown name. */
+function sideRenderer(side: DiffSide): SideRenderer {
+  if ((DIFF_FLAVORS as readonly string[]).includes(side)) return { flavor: side as DiffFlavor };
+  const r = resolveModel(side === 'ollama' ? 'gpt-oss-ollama' : side);
+  if (r.kind === 'builtin' && (r.model.flavor === 'openai-harmony' || r.model.flavor === 'chat-template')) return { flavor: r.model.flavor };
+  return { model: r.name };
+}
+
+/** One tool's catalog under a model, alone (a gpt-oss layout without the namespace lines around it, as the chat-template flavor is shown). */
+function modelEntry(value: JsonValue, model: string, lowering: readonly Diagnostic[]): ToolRendering {
+  const errors = lowering.filter((d) => d.severity === 'error');
+  if (errors.length) return { error: errors.map(formatDiagnostic).join('\n') };
+  try {
+    const text = renderCatalog(readTools([value]), { model }).text;
+    if (!text.startsWith(NAMESPACE_HEAD) || !text.endsWith(NAMESPACE_TAIL)) return { text };
+    return { text: text.slice(NAMESPACE_HEAD.length, text.length - NAMESPACE_TAIL.length) };
+  } catch (e) {
+    if (!isCompileError(e)) throw e;
+    return { error: e.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('\n') || e.message };
+  }
+}
+
+/** Render every tool under two sides (flavors or --model names) and compare them. Throws a CompileError only when the input cannot be read or a side names no model. */
 export function diffFlavors(input: ToolsInput, options: DiffOptions = {}): DiffResult {
   const a = options.a ?? 'openai-harmony';
   const b = options.b ?? 'chat-template';
-  const read = readTools(input);
+  const ra0 = sideRenderer(a);
+  const rb0 = sideRenderer(b);
+  const read = asRead(input);
+  // a model renders each tool's own value, read alone (as lint --template does)
+  const values = 'model' in ra0 || 'model' in rb0 ? standaloneTools(isReadResult(input) ? undefined : toolDocument(input), read.tools) : [];
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   const tools: ToolDiff[] = [];
   let identical = 0;
   let differ = 0;
   let errors = 0;
-  for (const def of read.tools) {
+  for (const [i, def] of read.tools.entries()) {
     const lowered = lowerTool(def);
-    diagnostics.push(...lowered.diagnostics.filter((d) => d.severity !== 'error'));
-    const ra = renderToolEntry(def, lowered.tool, a, lowered.diagnostics);
-    const rb = renderToolEntry(def, lowered.tool, b, lowered.diagnostics);
+    pushAll(diagnostics, lowered.diagnostics.filter((d) => d.severity !== 'error'));
+    const side = (s: SideRenderer) => ('flavor' in s ? renderToolEntry(def, lowered.tool, s.flavor, lowered.diagnostics) : modelEntry(values[i] as JsonValue, s.model, lowered.diagnostics));
+    const ra = side(ra0);
+    const rb = side(rb0);
     const base = { tool: def.name, pointer: def.pointer, a: ra, b: rb };
     if (!('text' in ra) || !('text' in rb)) {
       errors++;

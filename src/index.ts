@@ -17,7 +17,7 @@ export { CompileError, formatDiagnostic, isCompileError, type Diagnostic, type S
 export { JsonNumber, parseJson, fromJs, toJs, type JsonValue, type JsonObject, type JsonArray } from './ir/json.js';
 export type * from './ir/nodes.js';
 export type { ToolDefinition, ToolFormat, ReadResult } from './input/types.js';
-export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, escapeControlTokens, escapeControlTokensInKey, findControlTokens, findControlTokensInKey, unescapeControlTokens, unescapeControlTokensInKey, type ControlTokenPolicy } from './input/control-tokens.js';
+export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, GENERIC_SPELLINGS, controlSpellings, escapeControlTokens, escapeControlTokensInKey, findControlTokens, findControlTokensInKey, unescapeControlTokens, unescapeControlTokensInKey, type ControlTokenPolicy, type ControlSpellings, type ControlTokenOptions } from './input/control-tokens.js';
 export { lowerSchema, lowerTool, type LowerOptions, type LowerLimits, type LowerResult } from './lower/index.js';
 export { harmonyType } from './emit/harmony/types.js';
 export { emitHarmonyTool, emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace } from './emit/harmony/catalog.js';
@@ -84,6 +84,7 @@ export { familyLeaks, LEAK_MARKERS, type LeakMarkers } from './parse/families/le
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
 export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost } from './report/index.js';
 export { listModels, modelNames, type ModelInfo } from './api/models.js';
+export { familyControlSpellings, familyControlStrings } from './api/controls.js';
 export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
 export { diffFlavors } from './diff.js';

@@ -5,7 +5,7 @@
  * What `readTools` returns is a snapshot of the tools (frozen; JSON text and JavaScript objects are
  * copied into lossless values of its own, a JsonValue of Maps is taken as it is) and the handle of
  * a compiled tool set: `compileTools` keeps, per read result and per
- * lowering options (control-token policy, lowering, limits), the lowered tools; the render
+ * lowering options (control-token policy and the family rendered for, lowering, limits), the lowered tools; the render
  * functions keep, per compiled tools and per printer options (target, flavor, dialect, model,
  * namespace…), the printed text (`cachedPrint`). So rendering the same read result again costs
  * a few lookups. JSON text is cached by its text (`asRead`: a bounded LRU), so rendering the
@@ -18,6 +18,7 @@
  */
 import { CompileError, throwIfErrors, type Diagnostic } from '../diagnostics.js';
 import { applyControlTokensToRead, type ControlTokenPolicy } from '../input/control-tokens.js';
+import { controlSpellingsFor, renderedFamily } from './controls.js';
 import { documentSize, readTools as readToolsInput } from '../input/read.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
 import type { IrTool } from '../ir/nodes.js';
@@ -145,6 +146,14 @@ export interface CompileOptions {
   readonly limits?: Partial<LowerLimits>;
   readonly controlTokens?: ControlTokenPolicy;
   readonly lowering?: 'exact' | 'faithful';
+  /**
+   * The model the tools are rendered for (any `--model` name), or the xml target and its dialect:
+   * that family's control strings (`[INST]`, `<tool_call>`, `<seed:eos>`…) join the generic
+   * spellings of the control-token policy.
+   */
+  readonly model?: string;
+  readonly target?: string;
+  readonly dialect?: string;
 }
 
 /** Compile keys kept per read result (an LRU). */
@@ -170,7 +179,7 @@ const COMPILED_SETS = new WeakSet<object>();
 
 /** What compileTools computes: control tokens applied, every tool lowered. */
 function compileRead(input: ReadResult, options: CompileOptions): CompiledTools {
-  const read = applyControlTokensToRead(input, options.controlTokens ?? 'keep');
+  const read = applyControlTokensToRead(input, options.controlTokens ?? 'keep', controlSpellingsFor(options));
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   // faithful lowering rewrites the IR as it lowers (tools then print with `rewritten: true`)
   const lower = options.lowering === 'faithful' ? faithfulLowerTool : lowerTool;
@@ -199,13 +208,15 @@ function compiled(from: ReadResult, definitions: readonly ToolDefinition[], tool
 
 /**
  * The cache key of compile options: the lowering (compileTools tells `faithful` from anything
- * else), the control-token policy, the limits given; undefined (do not cache) when one is not a
+ * else), the control-token policy, the family rendered for (its control strings), the limits given; undefined (do not cache) when one is not a
  * plain value the key can spell.
  */
 function compileKey(options: CompileOptions): string | undefined {
   const policy = options.controlTokens ?? 'keep';
   if (policy !== 'keep' && policy !== 'escape' && policy !== 'error') return undefined;
-  let key = `${options.lowering === 'faithful' ? 'faithful' : 'exact'} ${policy}`;
+  // the family whose control strings join the policy (resolved: two names of one family share the entry)
+  const family = renderedFamily(options);
+  let key = `${options.lowering === 'faithful' ? 'faithful' : 'exact'} ${policy} ${JSON.stringify(family ?? null)}`;
   const limits = options.limits as Record<string, unknown> | undefined;
   if (limits) {
     if (typeof limits !== 'object') return undefined;

@@ -17,6 +17,7 @@ import { emitHarmonyToolsSection, type HarmonyNamespace } from '../emit/harmony/
 import { emitFaithfulToolsSection } from '../emit/harmony/faithful.js';
 import type { ControlTokenPolicy } from '../input/control-tokens.js';
 import { cachedPrint, compileTools, NO_TOOLS, readToolsAt, type CompiledTools, type ToolsInput } from './compile.js';
+import { controlSpellingsFor, messageControlWarnings } from './controls.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
@@ -309,7 +310,9 @@ function templatePromptOf(c: CompiledTools, options: PromptOptions, conversation
   // a family's own findings about the tools (family/unparseable…), said by its catalog
   const printer = options.model !== undefined && options.template === undefined && targetOf(options) === 'family' ? resolveFamily(options).printer : undefined;
   const findings = printer !== undefined && c.definitions.length ? catalogOf(c, options).diagnostics.filter((d) => !c.diagnostics.includes(d)) : [];
-  return { text: p.text, system: '', diagnostics: [...c.diagnostics, ...findings, ...readDiagnostics, ...p.diagnostics] };
+  // the family's control strings in message text: a warning (never escaped)
+  const spelled = messageControlWarnings(controlSpellingsFor(options), conversation, options.instructions);
+  return { text: p.text, system: '', diagnostics: [...c.diagnostics, ...findings, ...readDiagnostics, ...p.diagnostics, ...spelled] };
 }
 
 /** A family has no system or developer message of its own: its template builds the turns around the tools. */
@@ -404,18 +407,39 @@ function systemOf(options: SystemOptions): string {
  * The chat-template flavor and the xml target assemble it as their templates do.
  */
 export function renderPrompt(rawOptions: PromptOptions = {}): PromptResult {
+  return withinStack(() => promptOf(rawOptions));
+}
+
+/**
+ * A render whose recursion ran out of stack, as a CompileError: values are measured before
+ * anything recursive reads them (`conversation/too-deep`, `schema/too-deep`), so this is the last
+ * guard, for a caller that is itself deep in its stack.
+ */
+function withinStack<T>(render: () => T): T {
+  try {
+    return render();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new CompileError([{ code: 'input/too-deep', severity: 'error', path: '', message: 'the input nests too deeply to be rendered (the stack ran out)' }]);
+    }
+    throw e;
+  }
+}
+
+function promptOf(rawOptions: PromptOptions): PromptResult {
   const options = prepare(rawOptions);
   const c = options.tools === undefined ? NO_TOOLS : compileTools(options.tools, options);
   const kind = targetOf(options);
   const conversation = options.messages !== undefined ? readMessages(options.messages, options.messageFormat) : undefined;
+  // a template renders as transformers (default) or vLLM hands it the conversation (templateServer)
+  if (kind === 'template' || (kind === 'family' && resolveFamily(options).family !== undefined)) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
+  // the XML dialects' own printers render text turns; a conversation with calls, or a server named, runs their official template
+  if (kind === 'xml' && xmlTemplate(options) !== undefined && (options.server !== undefined || (conversation !== undefined && needsTemplate(conversation.conversation, options)))) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
   const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, conversation?.conversation);
   if (server !== undefined) {
     const conv = conversation?.conversation ?? { format: 'chat' as const, items: [], pointers: [] };
     return serverPrompt(server, c, c.tools.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
   }
-  if (kind === 'template' || (kind === 'family' && resolveFamily(options).family !== undefined)) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
-  // the XML dialects' own printers render text turns; a conversation with calls runs their official template
-  if (kind === 'xml' && conversation !== undefined && needsTemplate(conversation.conversation, options)) return templatePrompt(c, options, conversation.conversation, conversation.diagnostics);
   if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
   if (kind === 'family') return familyPrompt(c, options, conversation?.conversation);
   const messages = harmonyMessages(conversation?.conversation);
@@ -522,7 +546,8 @@ function xmlPrompt(c: CompiledTools, options: PromptOptions, conversation: Conve
     ...(messages !== undefined ? { messages } : {}),
     addGenerationPrompt: completionRole(options.completion) !== undefined,
   });
-  return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics] };
+  const spelled = messageControlWarnings(controlSpellingsFor(options), conversation, options.instructions);
+  return { text: p.text, system: '', catalog: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...p.diagnostics, ...spelled] };
 }
 
 /** True when an XML dialect's conversation needs its official template (tool calls, results, reasoning, a server), not its printer of text turns. */
@@ -542,7 +567,8 @@ function familyPrompt(c: CompiledTools, options: PromptOptions, conversation: Co
     ...(options.date !== undefined ? { date: options.date } : {}),
   });
   const catalog = printer.catalog(c.definitions).text;
-  return { text: p.text, system: '', ...(catalog !== '' ? { catalog } : {}), diagnostics: [...c.diagnostics, ...p.diagnostics] };
+  const spelled = messageControlWarnings(controlSpellingsFor(options), conversation, options.instructions);
+  return { text: p.text, system: '', ...(catalog !== '' ? { catalog } : {}), diagnostics: [...c.diagnostics, ...p.diagnostics, ...spelled] };
 }
 
 /** The xml templates' messages: `{role, content}` with text content only (their tool-call turns are not rendered here). */
@@ -635,8 +661,9 @@ export function isRequestBody(value: unknown): boolean {
   if (typeof value === 'string' && !mayBeRequestText(value)) return false;
   try {
     return readRequestBody(typeof value === 'string' ? parseJson(value) : asJson(value, '')) !== undefined;
-  } catch {
-    return false;
+  } catch (e) {
+    // a body whose messages nest too deep is a body (renderRequest says where), not a tool file
+    return e instanceof CompileError && e.diagnostics.some((d) => d.code === 'conversation/too-deep');
   }
 }
 
@@ -648,6 +675,10 @@ export function isRequestBody(value: unknown): boolean {
  * except `server`, `flavor` and `date`, which a body cannot carry).
  */
 export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = {}): RequestPromptResult {
+  return withinStack(() => requestOf(body, rawOptions));
+}
+
+function requestOf(body: unknown, rawOptions: RequestRenderOptions): RequestPromptResult {
   const options = prepare(rawOptions);
   let json: JsonValue;
   try {

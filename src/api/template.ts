@@ -5,7 +5,7 @@
  */
 import { CompileError, type Diagnostic } from '../diagnostics.js';
 import { templateServerInput, type TemplateServerName } from '../conversation/template-servers.js';
-import { toChatMessages } from '../conversation/read.js';
+import { toChatMessages, withInputPointers } from '../conversation/read.js';
 import type { ConversationInput } from '../conversation/types.js';
 import { firstLoneSurrogate, JinjaError, surrogateError } from '../emit/python/errors.js';
 import type { PyDate } from '../emit/python/strings.js';
@@ -13,6 +13,7 @@ import { wrappedTool } from '../emit/xml/template.js';
 import { isJsonArray, isJsonObject, parseJson, quoteJsonString, type JsonValue } from '../ir/json.js';
 import { compileTemplate, detectContentFormat } from '../template/index.js';
 import type { CompiledTools } from './compile.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** A template as the API takes it: its text, the special tokens it is given, and template kwargs. */
 export interface TemplateSpec {
@@ -61,10 +62,11 @@ function obj(entries: [string, JsonValue][]): Map<string, JsonValue> {
 }
 
 /** The messages and their pointers: the conversation as Chat Completions messages, or one user message `hi`, after a system message with the instructions. */
-function chatMessages(input: TemplateRenderInput): { messages: JsonValue[]; pointers: string[]; diagnostics: Diagnostic[] } {
+function chatMessages(input: TemplateRenderInput): { messages: JsonValue[]; pointers: string[]; diagnostics: Diagnostic[]; moved?: ReadonlyMap<string, string> } {
   const messages: JsonValue[] = [];
   const pointers: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  let moved: ReadonlyMap<string, string> | undefined;
   if (typeof input.instructions === 'string' && input.instructions !== '') {
     messages.push(obj([['role', 'system'], ['content', input.instructions]]));
     pointers.push('/instructions');
@@ -74,11 +76,12 @@ function chatMessages(input: TemplateRenderInput): { messages: JsonValue[]; poin
     pointers.push('');
   } else {
     const chat = toChatMessages(input.conversation);
-    messages.push(...chat.messages);
-    pointers.push(...chat.pointers);
-    diagnostics.push(...chat.diagnostics);
+    pushAll(messages, chat.messages);
+    pushAll(pointers, chat.pointers);
+    pushAll(diagnostics, chat.diagnostics);
+    moved = chat.moved;
   }
-  return { messages, pointers, diagnostics };
+  return { messages, pointers, diagnostics, ...(moved !== undefined ? { moved } : {}) };
 }
 
 /** The label of a template in messages. */
@@ -90,14 +93,15 @@ function labelOf(t: TemplateSpec): string {
 export function renderWithTemplate(input: TemplateRenderInput): TemplatePrompt {
   const server = input.server ?? 'transformers';
   const compiled = compileOrFail(input.template);
-  const { messages, pointers, diagnostics } = chatMessages(input);
+  const { messages, pointers, diagnostics: converted, moved } = chatMessages(input);
+  const diagnostics: Diagnostic[] = [];
   const tools: JsonValue = input.tools.definitions.length ? input.tools.definitions.map(wrappedTool) : null;
   const handed = templateServerInput(
     server,
     { messages, ...(tools !== null ? { tools } : {}), messagePointers: pointers },
     server === 'vllm' ? detectContentFormat(compiled.ast) : 'string',
   );
-  diagnostics.push(...handed.diagnostics);
+  pushAll(diagnostics, handed.diagnostics);
   if (server === 'vllm' && input.template.vllmNote !== undefined) diagnostics.push({ code: 'server/tokenizer-mode', severity: 'warning', path: '', message: input.template.vllmNote });
   const vars = new Map<string, JsonValue>();
   for (const [k, v] of Object.entries(input.template.special ?? {})) vars.set(k, v);
@@ -115,8 +119,9 @@ export function renderWithTemplate(input: TemplateRenderInput): TemplatePrompt {
   }
   const s = firstLoneSurrogate(text);
   if (s !== undefined) throw new CompileError([{ code: 'template/fails', severity: 'error', path: '', message: `${labelOf(input.template)}'s prompt holds a lone surrogate (U+${s.codePoint.toString(16).toUpperCase()}), which cannot be written as UTF-8 (Python: ${surrogateError(s.codePoint, s.position).text})` }]);
-  if (input.conversation !== undefined && input.findings !== false) diagnostics.push(...templateFindings((v) => compiled.render(v, input.date !== undefined ? { today: input.date } : {}), vars, text, pointers, labelOf(input.template)));
-  return { text, diagnostics };
+  if (input.conversation !== undefined && input.findings !== false) pushAll(diagnostics, templateFindings((v) => compiled.render(v, input.date !== undefined ? { today: input.date } : {}), vars, text, pointers, labelOf(input.template)));
+  // the server and the template read converted messages: their findings point where the input has each field
+  return { text, diagnostics: [...converted, ...withInputPointers(diagnostics, moved)] };
 }
 
 /** A marker no template prints by itself, numbered. */

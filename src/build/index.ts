@@ -88,6 +88,7 @@ export async function planBuild(configFile: string, options: BuildOptions = {}):
   const sources = await loadSources(config.sources, baseDir, options);
   const files: BuildFile[] = [];
   const diagnostics = new Map<string, Diagnostic>();
+  for (const d of sources.diagnostics ?? []) diagnostics.set(JSON.stringify(d), d);
   for (const [i, o] of config.outputs.entries()) {
     const path = resolve(baseDir, o.path);
     const { content, inventory } = await renderOutput(sources.values, o, basename(file), renderOptions[i] as InventoryOptions);

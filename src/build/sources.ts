@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js';
+import { CompileError, isCompileError, noToolsWarning, type Diagnostic } from '../diagnostics.js';
 import { classifyShape } from '../input/formats.js';
 import { readTools } from '../api/compile.js';
 import { fromJs, isJsonObject, JsValueError, type JsonValue } from '../ir/json.js';
@@ -26,6 +26,8 @@ export interface ToolOrigin {
 export interface LoadedSources {
   readonly values: readonly JsonValue[];
   readonly origins: readonly ToolOrigin[];
+  /** What reading the sources noticed besides the tools' own diagnostics: a source that holds no tools (`input/no-tools`). */
+  readonly diagnostics?: readonly Diagnostic[];
 }
 
 /** Options of `loadSources`. */
@@ -73,8 +75,10 @@ export function relabel(diagnostics: readonly Diagnostic[], origins: readonly To
 export async function loadSources(sources: readonly SourceConfig[], baseDir: string, options: LoadSourcesOptions = {}): Promise<LoadedSources> {
   const values: JsonValue[] = [];
   const origins: ToolOrigin[] = [];
+  const diagnostics: Diagnostic[] = [];
   const add = (source: string, input: unknown) => {
     const read = withSource(source, () => readTools(input, { source }));
+    if (read.tools.length === 0) diagnostics.push(noToolsWarning(source, 'it adds nothing to the outputs'));
     const own = standaloneTools(toolDocument(input), read.tools);
     own.forEach((v, k) => {
       values.push(v);
@@ -122,7 +126,7 @@ export async function loadSources(sources: readonly SourceConfig[], baseDir: str
     if (isCompileError(e)) throw new CompileError(relabel(e.diagnostics, origins));
     throw e;
   }
-  return { values, origins };
+  return { values, origins, diagnostics };
 }
 
 /** Options of `loadMcpTools`. */

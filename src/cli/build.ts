@@ -1,7 +1,6 @@
 /** `harmony-catalog build`: write the outputs of a config; `--check` writes nothing and fails when any would change. */
-import { parseArgs } from 'node:util';
 import { buildDiff, CONFIG_FILE, ConfigError, planBuild, writeBuild } from '../build/index.js';
-import { guard, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { guard, parseCommandArgs, printDiagnostics, UsageError, type CliIo } from './io.js';
 import { mcpTimeoutFrom } from './sources.js';
 import { loadTemplateArg } from './template.js';
 
@@ -68,15 +67,10 @@ function colorDiff(diff: string, on: boolean): string {
 
 /** Run `build`. */
 export async function buildCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const display = { verbose: false };
+  const display = { verbose: false, command: 'build' };
   return guard(io, async () => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const { values } = parsed;
+    // the config names the sources: no input file
+    const { values } = parseCommandArgs(argv, OPTIONS, 'build', 0);
     display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(BUILD_HELP);

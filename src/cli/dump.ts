@@ -1,14 +1,16 @@
 /** `harmony-catalog dump`: the inventory of a tool set, one row per tool (parameters, tokens, findings) and the totals. */
-import { formatDiagnostic } from '../diagnostics.js';
+import { formatDiagnostic, noToolsWarning } from '../diagnostics.js';
 import { inventory, type Inventory, type InventoryTool } from '../inventory.js';
-import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs, INPUT_HELP, isUsageCompileError, maxInputBytesFrom } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
 import { isRequestBody, toolsOfInput } from '../api/render.js';
 import { readRequestBody } from '../conversation/read.js';
 import { parseJson, type JsonValue } from '../ir/json.js';
 import type { InventoryOptions } from '../inventory.js';
-import { loadToolsArg } from './sources.js';
+import { inputName, loadToolsArg } from './sources.js';
 import { countedWith, templateTokenizer, TOKENIZER_HELP, tokenizerArg, tokenizerNote } from './tokenizer.js';
+import { maxOf, pushAll } from '../ir/arrays.js';
+import { LONG_INPUT, progressLine } from './progress.js';
 
 /** Help text of `dump`. */
 export const DUMP_HELP = `Usage: harmony-catalog dump <file|-|--mcp "command args"> [options]
@@ -33,6 +35,7 @@ ${TOKENIZER_HELP}
   --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
   --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
                         inherits this environment otherwise, all of it
+${INPUT_HELP}
   --quiet               do not print warnings
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
@@ -68,7 +71,7 @@ type Format = (typeof FORMATS)[number];
 
 /** Run `dump`. */
 export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const display = { verbose: false };
+  const display = { verbose: false, command: 'dump' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'dump');
     display.verbose = Boolean(values.verbose);
@@ -81,14 +84,20 @@ export async function dumpCommand(argv: readonly string[], io: CliIo): Promise<n
     const max = values['max-tokens'];
     if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-tokens must be a whole number of tokens, not ${JSON.stringify(max)}`);
     const { part: _p, ...given } = partOptionsFrom(values);
-    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io), maxInputBytesFrom(values));
     // a request body: its function tools, and its conversation and options for the whole prompt
     const body = typeof loaded.input === 'string' && isRequestBody(loaded.input) ? readRequestBody(parseJson(loaded.input.replace(/^\uFEFF/, ''))) : undefined;
     const tokenizer = tokenizerArg(values.tokenizer) ?? templateTokenizer(values.template);
     const counting = { ...(tokenizer !== undefined ? { tokenizer } : {}), hubCache: { env: io.env } };
     const options: InventoryOptions = { ...(body ? { ...given, ...requestOptions(body) } : given), ...counting };
 
-    const inv = await inventory(toolsOfInput(loaded.input), options);
+    const progress = progressLine('dump', { eager: typeof loaded.input === 'string' && loaded.input.length >= LONG_INPUT });
+    progress.update('counting tokens and linting');
+    const counted = await inventory(toolsOfInput(loaded.input), options).finally(() => progress.end());
+    // the whole prompt is left out when it cannot be rendered (the chat template with no message), but not when the options do not go together
+    if (isUsageCompileError(counted.promptError)) throw counted.promptError;
+    const none = counted.tools.length === 0 ? noToolsWarning(inputName(loaded.source), 'there is nothing to count') : undefined;
+    const inv = none ? { ...counted, diagnostics: [none, ...counted.diagnostics] } : counted;
     if (!values.quiet) printDiagnostics(inv.diagnostics, io, 'warning', display);
     const rows = sortRows(inv.tools, sort);
     const color = useColor(io);
@@ -164,7 +173,7 @@ export function formatText(inv: Inventory, rows: readonly InventoryTool[], show:
   const exact = inv.tokenizer.exact;
   const head = ['tool', 'params', exact ? 'tokens' : 'est. tokens', 'findings'];
   const cells = rows.map((t) => [t.name, String(t.parameters), String(t.tokens), String(t.findings.length)]);
-  const width = head.map((h, k) => Math.max(h.length, ...cells.map((c) => c[k].length)));
+  const width = head.map((h, k) => maxOf(cells.map((c) => c[k].length), h.length));
   const line = (c: readonly string[]) => c.map((x, k) => (k === 0 ? x.padEnd(width[k]) : x.padStart(width[k]))).join('  ').trimEnd();
   const out: string[] = [paint(color, BOLD, line(head))];
   cells.forEach((c, i) => {
@@ -180,7 +189,7 @@ export function formatText(inv: Inventory, rows: readonly InventoryTool[], show:
   const note = tokenizerNote(inv.tokenizer, model);
   if (note !== undefined) out.push(paint(color, DIM, `(${note})`));
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
-  if (findings.length) out.push('', paint(color, BOLD, 'findings:'), ...findings.map((f) => `  ${f}`));
+  if (findings.length) pushAll(out, ['', paint(color, BOLD, 'findings:')], findings.map((f) => `  ${f}`));
   if (show) for (const t of rows) out.push('', paint(color, BOLD, `── ${t.name} (${t.tokens} ${exact ? 'tokens' : 'tokens, an o200k estimate'}) ──`), shown(t));
   return `${out.join('\n')}\n`;
 }
@@ -205,11 +214,11 @@ export function formatMarkdown(inv: Inventory, rows: readonly InventoryTool[], s
   const note = tokenizerNote(inv.tokenizer, model);
   if (note !== undefined) out.push('', `_${mdCell(note)}_`);
   const findings = rows.flatMap((t) => t.findings.map(findingLine));
-  if (findings.length) out.push('', '**Findings**', '', ...findings.map((f) => `- ${mdCell(f)}`));
+  if (findings.length) pushAll(out, ['', '**Findings**', ''], findings.map((f) => `- ${mdCell(f)}`));
   if (show) {
     for (const t of rows) {
       const text = shown(t);
-      const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+      const fence = '`'.repeat(maxOf([...text.matchAll(/`{3,}/g)].map((m) => m[0].length + 1), 3));
       out.push('', `### ${mdCell(t.name)} (${t.tokens} ${exact ? 'tokens' : 'tokens, an o200k estimate'})`, '', fence, text, fence);
     }
   }

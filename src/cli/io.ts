@@ -1,25 +1,70 @@
 /** CLI plumbing shared by the commands: reading input, printing diagnostics, usage errors. */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import type { LoadMcpOptions } from '../build/sources.js';
-import { CompileError, formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
+import { brandedErrorClass, CompileError, formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 /** A usage error: printed with a hint, exit code 2. */
+const USAGE_ERROR = brandedErrorClass('UsageError');
+const INPUT_TOO_LARGE = brandedErrorClass('InputTooLargeError');
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+    USAGE_ERROR.mark(this);
   }
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return USAGE_ERROR.has(v);
+  }
+}
+
+/**
+ * Input past the input limit (`--max-input-bytes`): reading stopped there. Printed as one line,
+ * exit 1.
+ */
+export class InputTooLargeError extends Error {
+  constructor(
+    /** The file name, or `standard input`. */
+    readonly input: string,
+    readonly limit: number,
+  ) {
+    super(`${input} is larger than the input limit of ${formatBytes(limit)}: stopped reading there (--max-input-bytes N reads more)`);
+    this.name = 'InputTooLargeError';
+    INPUT_TOO_LARGE.mark(this);
+  }
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return INPUT_TOO_LARGE.has(v);
+  }
+}
+
+/**
+ * The most a command reads from a file or standard input, in bytes, unless `--max-input-bytes`
+ * says otherwise: 256 MiB, far above any real tool file, request or completion (the 2,000-tool
+ * corpus is about 5 MB), and far below what would exhaust memory.
+ */
+export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** `268,435,456 bytes (256 MiB)`; `1,000 bytes`. */
+function formatBytes(n: number): string {
+  const units: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+  const unit = units.find(([u]) => n >= u && n % (u / 4) === 0);
+  const bytes = `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
+  return unit ? `${bytes} (${+(n / unit[0]).toFixed(4)} ${unit[1]})` : bytes;
 }
 
 /** What a command writes to (so tests can capture it). */
 export interface CliIo {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
-  readonly stdin: () => Promise<string>;
+  /**
+   * Standard input as UTF-8 text. With `maxBytes`, reading stops past that many bytes and the
+   * promise rejects with an InputTooLargeError (readInputArg also checks what an IO returns).
+   */
+  readonly stdin: (maxBytes?: number) => Promise<string>;
   readonly isTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -56,31 +101,106 @@ export function processIo(): CliIo {
   return {
     stdout: (s) => void (stdoutClosed || process.stdout.write(s)),
     stderr: (s) => void (process.stderr.destroyed || process.stderr.write(s)),
-    stdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    stdin: async (maxBytes = DEFAULT_MAX_INPUT_BYTES) => (await readStreamBounded(process.stdin, maxBytes, 'standard input')).toString('utf8'),
     isTTY: Boolean(process.stdout.isTTY),
     env: process.env,
   };
 }
 
+/** The option every command that reads a file or standard input takes (spread into its options table). */
+export const INPUT_OPTIONS = {
+  'max-input-bytes': { type: 'string' },
+} as const;
+
+/** Help line of INPUT_OPTIONS. */
+export const INPUT_HELP = `  --max-input-bytes <n> read at most n bytes of input (default: ${DEFAULT_MAX_INPUT_BYTES} = 256 MiB);
+                        a larger input is refused (exit 1) without being read further`;
+
+/** `--max-input-bytes N` (a whole number of bytes, at least 1), or the default. */
+export function maxInputBytesFrom(values: { 'max-input-bytes'?: string | undefined }): number {
+  const v = values['max-input-bytes'];
+  if (v === undefined) return DEFAULT_MAX_INPUT_BYTES;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-input-bytes must be a whole number of bytes (1 or more), not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** Size of the pieces a file or stream is read in when its size is not known beforehand. */
+const CHUNK = 1 << 20;
+
 /**
- * Read a file argument, or stdin for `-`, as UTF-8 text without its byte order mark, if any.
+ * A stream's bytes, at most `maxBytes`: past them reading stops, the stream is destroyed (a pipe's
+ * writer gets EPIPE) and an InputTooLargeError names `name` and the limit. Memory stays within
+ * the limit and one chunk, whatever the stream holds (/dev/zero, `yes`).
+ */
+export async function readStreamBounded(stream: AsyncIterable<unknown> & { destroy?: () => void }, maxBytes: number, name: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const c of stream) {
+      const b = typeof c === 'string' ? Buffer.from(c, 'utf8') : (c as Buffer);
+      total += b.length;
+      if (total > maxBytes) throw new InputTooLargeError(name, maxBytes);
+      chunks.push(b);
+    }
+  } catch (e) {
+    // leaving the loop early destroys the stream already; a stream read some other way is destroyed here
+    stream.destroy?.();
+    throw e;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * A file's bytes, at most `maxBytes`: a regular file larger than that is refused before it is
+ * read; anything else (a device such as /dev/zero, a FIFO, /dev/stdin) is read in pieces until
+ * the limit, then refused. Either way an InputTooLargeError names the file and the limit.
+ */
+export function readFileBounded(path: string, maxBytes: number, name = path): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR' });
+    if (st.isFile() && st.size > maxBytes) throw new InputTooLargeError(name, maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // a regular file: its size and one byte more (to see it did not grow past the limit); else pieces
+    const piece = st.isFile() ? Math.min(st.size, maxBytes) + 1 : CHUNK;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(piece, maxBytes - total + 1));
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw new InputTooLargeError(name, maxBytes);
+      chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+    }
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Read a file argument, or stdin for `-`, as UTF-8 text without its byte order mark, if any, and
+ * at most `maxBytes` bytes of it (`--max-input-bytes`; default DEFAULT_MAX_INPUT_BYTES): past
+ * them reading stops and an InputTooLargeError (one line, exit 1) names the input and the limit.
  * UTF-16 input is refused with a message that says so (a CompileError, exit 1).
  */
-export async function readInputArg(arg: string | undefined, io: CliIo): Promise<string> {
+export async function readInputArg(arg: string | undefined, io: CliIo, maxBytes: number = DEFAULT_MAX_INPUT_BYTES): Promise<string> {
   if (arg === undefined) throw new UsageError('missing input: give a file, or - for standard input');
   // the input stage is loaded when a command reads input (main.ts keeps start-up small)
   const { utf16Note } = await import('../input/read.js');
   let text: string;
-  if (arg === '-') text = await io.stdin();
-  else {
+  if (arg === '-') {
+    text = await io.stdin(maxBytes);
+    // an IO that does not bound its reading (a test's) is held to the same limit
+    if (text.length > maxBytes / 3 && Buffer.byteLength(text, 'utf8') > maxBytes) throw new InputTooLargeError('standard input', maxBytes);
+  } else {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(arg);
+      bytes = readFileBounded(arg, maxBytes);
     } catch (e) {
+      if (e instanceof InputTooLargeError) throw e;
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(code === 'ENOENT' ? `no such file: ${arg}` : code === 'EISDIR' ? `${arg} is a directory, not a file` : `cannot read ${arg}: ${(e as Error).message}`);
     }
@@ -106,6 +226,8 @@ export const DIAGNOSTICS_PER_CODE = 20;
 /** How diagnostics are printed: `verbose` lists every one (else DIAGNOSTICS_PER_CODE a code, then a count). */
 export interface PrintDiagnosticsOptions {
   readonly verbose?: boolean;
+  /** Put before each line: `case "a": ` names the --jsonl case a diagnostic belongs to. */
+  readonly prefix?: string;
 }
 
 const SEVERITY_RANK = { info: 0, warning: 1, error: 2 } as const;
@@ -123,7 +245,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, 
     const n = printed.get(d.code) ?? 0;
     if (options.verbose || n < DIAGNOSTICS_PER_CODE) {
       printed.set(d.code, n + 1);
-      io.stderr(`${formatDiagnostic(d)}\n`);
+      io.stderr(`${options.prefix ?? ''}${formatDiagnostic(d)}\n`);
       continue;
     }
     const h = hidden.get(d.code);
@@ -132,23 +254,67 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, 
   }
   for (const [code, { count, severity }] of hidden) {
     const noun = severity === 'mixed' ? (count === 1 ? 'diagnostic' : 'diagnostics') : count === 1 ? severity : SEVERITY_PLURAL[severity];
-    io.stderr(`… and ${count.toLocaleString('en-US')} more ${code} ${noun}; --verbose to list them\n`);
+    io.stderr(`${options.prefix ?? ''}… and ${count.toLocaleString('en-US')} more ${code} ${noun}; --verbose to list them\n`);
   }
 }
 
+/** How `guard` prints what a command body throws: diagnostics (see PrintDiagnosticsOptions) and the command's name for the pointer to its help. */
+/** How a --jsonl case is named on stderr: `case "a"` by its id, `line 3` when it has none. */
+export function caseLabel(id: unknown, k: number): string {
+  return id === null || id === undefined ? `line ${k + 1}` : `case ${JSON.stringify(id)}`;
+}
+
 /**
- * Run a command body, turning CompileErrors into plain messages (exit 1) and usage errors into exit 2.
- * `display` is read when an error is printed (a command sets `verbose` once it has read its options).
+ * The one rule of every --jsonl command: each case is written (a result or its `error`), the
+ * other cases still run, and when any case failed the command says how many on stderr and exits 1.
  */
-export async function guard(io: CliIo, body: () => Promise<number>, display: PrintDiagnosticsOptions = {}): Promise<number> {
+export function failedCasesLine(failed: number, lines: readonly string[], why = 'their lines hold "error"'): string {
+  return `harmony-catalog: ${failed} of ${lines.filter((l) => l.trim() !== '').length} cases failed (${why})\n`;
+}
+
+export interface GuardOptions extends PrintDiagnosticsOptions {
+  /** The command (`render`): a usage error ends with `Run 'harmony-catalog render --help' for usage.` */
+  readonly command?: string;
+}
+
+/** The line that ends every usage error: the command's own help, or the top-level help. */
+export function usageHint(command: string | undefined): string {
+  return `Run 'harmony-catalog ${command !== undefined ? `${command} ` : ''}--help' for usage.`;
+}
+
+/** True for a CompileError that says how the command was asked, not what the input holds: every error it holds is a `usage/…` code. */
+export function isUsageCompileError(e: unknown): boolean {
+  if (!isCompileError(e)) return false;
+  const errors = e.diagnostics.filter((d) => d.severity === 'error');
+  return errors.length > 0 && errors.every((d) => d.code.startsWith('usage/'));
+}
+
+/**
+ * Run a command body, turning CompileErrors into plain messages (exit 1), an input past the input
+ * limit into one line (exit 1), and usage errors (UsageError, or a CompileError of `usage/…` codes
+ * only: options that do not go together) into exit 2, each ending with a pointer to the command's
+ * own help. `display` is read when an error is printed (a command sets `verbose` once it has read
+ * its options).
+ */
+export async function guard(io: CliIo, body: () => Promise<number>, display: GuardOptions = {}): Promise<number> {
   try {
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`harmony-catalog: ${e.message}\nRun 'harmony-catalog --help' for usage.\n`);
+      io.stderr(`harmony-catalog: ${e.message}\n${usageHint(display.command)}\n`);
       return 2;
     }
+    if (e instanceof InputTooLargeError) {
+      io.stderr(`harmony-catalog: ${e.message}\n`);
+      return 1;
+    }
     if (isCompileError(e)) {
+      if (isUsageCompileError(e)) {
+        // printed as a usage error: the words of the API, pointing at the command's help
+        for (const d of e.diagnostics) if (d.severity === 'error') io.stderr(`harmony-catalog: ${d.message}${d.path !== '' ? ` (at ${d.path})` : ''}\n`);
+        io.stderr(`${usageHint(display.command)}\n`);
+        return 2;
+      }
       printDiagnostics(e.diagnostics, io, 'info', display);
       const n = e.diagnostics.filter((d) => d.severity === 'error').length;
       io.stderr(`harmony-catalog: ${n} error${n === 1 ? '' : 's'}; nothing rendered\n`);
@@ -160,9 +326,9 @@ export async function guard(io: CliIo, body: () => Promise<number>, display: Pri
 
 /**
  * Parse a command's arguments strictly (an unknown option is a usage error) with at most one
- * positional input; `--help` is left to the command.
+ * positional input (none when `inputs` is 0); `--help` is left to the command.
  */
-export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly string[], options: O, command: string): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
+export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly string[], options: O, command: string, inputs: 0 | 1 = 1): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
@@ -171,6 +337,7 @@ export function parseCommandArgs<const O extends OptionsConfig>(argv: readonly s
     const guess = unknown !== undefined ? closestOption(unknown, Object.keys(options)) : undefined;
     throw new UsageError(unknown !== undefined ? `unknown option ${unknown}${guess !== undefined ? ` (did you mean --${guess}?)` : ''}` : (e as Error).message);
   }
+  if (inputs === 0 && parsed.positionals.length) throw new UsageError(`${command} takes no input file, got ${parsed.positionals.join(' ')}`);
   if (parsed.positionals.length > 1) throw new UsageError(`${command} takes one input, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
   return parsed;
 }

@@ -2,10 +2,13 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
 import { countListedFindings, listFindings } from '../lint/report.js';
-import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs } from './io.js';
-import { loadToolsArg } from './sources.js';
+import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom } from './io.js';
+import { loadToolsArg, noToolsOf } from './sources.js';
+import { asRead } from '../api/compile.js';
 import { toolsOfInput } from '../api/render.js';
-import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
+import { loadTemplateArg, officialTemplate, specialFrom, templateKwargsFrom } from './template.js';
+import { modelNames, resolveModel, type ResolvedModel } from '../api/models.js';
+import type { TemplateOption } from '../api/render.js';
 
 /** Help text of `lint`. */
 export const LINT_HELP = `Usage: harmony-catalog lint <file|-|--mcp "command args"> [options]
@@ -20,9 +23,16 @@ where the template raises on the tool (lint/template-error) and each description
 print (lint/dropped-description); the gpt-oss flavors are then read only when --flavor or --all
 asks for them.
 
+With --model, the tools are read as that model reads them: gpt-oss as openai-harmony, gpt-oss-template
+as the official gpt-oss chat template, any other model through its official chat template (flavor
+"template", as --template reads a template).
+
 Options:
   --flavor <f>          openai-harmony | chat-template (repeat for both)
-  --all                 every gpt-oss flavor (the default without --template)
+  --all                 every gpt-oss flavor (the default without --template or --model)
+  --model <name>        the model whose rendering is read, as render --model names it (gpt-oss,
+                        gpt-oss-template, qwen, hermes, llama-3.1, Qwen/Qwen3-8B…: 'harmony-catalog
+                        models' lists them); with --template, the family whose special tokens it takes
   --template <path>     a chat template (a .jinja file, a tokenizer_config.json or chat_template.json,
                         or a model folder holding one), as render --template reads it
   --special <k=v>       a special token the template reads (repeatable), e.g. bos_token=<s>
@@ -35,6 +45,7 @@ Options:
   --mcp-timeout <ms>    how long to wait for the server (default 10000)
   --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
                         inherits this environment otherwise, all of it
+${INPUT_HELP}
   -h, --help            this help
 
 A finding said the same way under several flavors is listed once with its flavors, and counted
@@ -48,6 +59,7 @@ const OPTIONS = {
   flavor: { type: 'string', multiple: true },
   all: { type: 'boolean' },
   template: { type: 'string' },
+  model: { type: 'string' },
   special: { type: 'string', multiple: true },
   'template-kwarg': { type: 'string', multiple: true },
   format: { type: 'string' },
@@ -56,21 +68,42 @@ const OPTIONS = {
   mcp: { type: 'string' },
   'mcp-timeout': { type: 'string' },
   env: { type: 'string', multiple: true },
+  ...INPUT_OPTIONS,
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The gpt-oss flavors chosen on the command line (none by default with --template). */
-function flavorsFrom(values: { flavor?: string[]; all?: boolean; template?: string }): LintFlavor[] {
+/** The gpt-oss flavors chosen on the command line (none by default when a template is read: --template, or a model's). */
+function flavorsFrom(values: { flavor?: string[]; all?: boolean }, templated: boolean): LintFlavor[] {
   if (values.all && values.flavor?.length) throw new UsageError('--all and --flavor exclude each other');
-  if (!values.flavor?.length) return values.template !== undefined && !values.all ? [] : [...LINT_FLAVORS];
+  if (!values.flavor?.length) return templated && !values.all ? [] : [...LINT_FLAVORS];
   for (const f of values.flavor) if (!(LINT_FLAVORS as readonly string[]).includes(f)) throw new UsageError(`--flavor must be ${LINT_FLAVORS.join(' or ')}, not ${JSON.stringify(f)}`);
   return LINT_FLAVORS.filter((f) => values.flavor!.includes(f));
 }
 
+/** `--model`, resolved (an unknown name is a usage error listing them); `gpt-oss-ollama` is refused: lint has no reader of Ollama's layout. */
+function modelFrom(values: { model?: string }): ResolvedModel | undefined {
+  if (values.model === undefined) return undefined;
+  let r: ResolvedModel;
+  try {
+    r = resolveModel(values.model);
+  } catch {
+    throw new UsageError(`--model must be one of ${modelNames().join(', ')} (or a Hugging Face id of one of these families), not ${JSON.stringify(values.model)} (harmony-catalog models lists them)`);
+  }
+  if (r.kind === 'builtin' && r.model.flavor === 'ollama') throw new UsageError(`lint reads gpt-oss as openai-harmony (--model gpt-oss) or the official chat template (--model gpt-oss-template); Ollama's own layout (--model ${values.model}) is not linted`);
+  return r;
+}
+
+/** The one gpt-oss flavor a gpt-oss --model name is (--flavor and --all then say the same thing twice). */
+function modelFlavor(r: ResolvedModel, values: { model?: string; flavor?: string[]; all?: boolean; template?: string }): LintFlavor[] {
+  if (values.flavor?.length || values.all) throw new UsageError(`--model ${values.model} names the flavor: drop --${values.all ? 'all' : 'flavor'}`);
+  if (values.template !== undefined) throw new UsageError(`--template goes with a family's --model (its special tokens), not with --model ${values.model}`);
+  return r.kind === 'builtin' && r.model.flavor === 'chat-template' ? ['chat-template'] : ['openai-harmony'];
+}
+
 /** Run `lint`. */
 export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const display = { verbose: false };
+  const display = { verbose: false, command: 'lint' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'lint');
     display.verbose = Boolean(values.verbose);
@@ -78,9 +111,16 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       io.stdout(LINT_HELP);
       return 0;
     }
-    const gptOss = flavorsFrom(values);
-    if (values.template === undefined && (values.special !== undefined || values['template-kwarg'] !== undefined)) throw new UsageError('--special and --template-kwarg go with --template');
-    const template = values.template !== undefined ? loadTemplateArg(values.template, { toolsGiven: true, special: specialFrom(values.special), kwargs: templateKwargsFrom(values['template-kwarg']) }) : undefined;
+    const model = modelFrom(values);
+    // a gpt-oss --model is a flavor; another model (or --template) is read through a template, and the gpt-oss flavors then only with --flavor or --all
+    const gptOss = model?.kind === 'builtin' && model.model.target === 'harmony' ? modelFlavor(model, values) : flavorsFrom(values, values.template !== undefined || model !== undefined);
+    const special = specialFrom(values.special);
+    const kwargs = templateKwargsFrom(values['template-kwarg']);
+    if (values.template === undefined && (model === undefined || model.kind === 'builtin' && model.model.target === 'harmony') && (values.special !== undefined || values['template-kwarg'] !== undefined)) throw new UsageError(`--special and --template-kwarg go with --template${model === undefined ? " or a template's --model" : ''}`);
+    if (values.template !== undefined && model !== undefined && model.kind !== 'family') throw new UsageError(`--template goes with a family's --model (its special tokens), not with --model ${values.model}`);
+    // a family's --model beside --template lends it its special tokens (lintTools' model option), as render does
+    const template: TemplateOption | undefined =
+      values.template !== undefined ? loadTemplateArg(values.template, { toolsGiven: true, special, kwargs }) : model !== undefined ? officialTemplate(model, values.model!, { special, kwargs }) : undefined;
     const flavors: LintFlavor[] = [...gptOss, ...(template !== undefined ? ['template' as const] : [])];
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);
@@ -91,8 +131,12 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       maxWarnings = Number(raw);
     }
     // a request body: its function tools
-    const text = toolsOfInput((await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input);
-    const r = lintTools(text, { flavors: gptOss, ...(template !== undefined ? { template } : {}) });
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io), maxInputBytesFrom(values));
+    const text = toolsOfInput(loaded.input);
+    // read once (JSON text is kept by its text: lintTools reads it from there)
+    const none = noToolsOf(asRead(text), loaded.source, 'there is nothing to lint');
+    const lint = lintTools(text, { flavors: gptOss, ...(template !== undefined ? { template } : {}), ...(model?.kind === 'family' ? { model: model.name } : {}) });
+    const r = none ? { ...lint, diagnostics: [none, ...lint.diagnostics] } : lint;
     const shown = values.quiet ? r.findings.filter((f) => f.severity !== 'info') : r.findings;
     // one rule for the listing and the counts: a finding the flavors say the same way is one finding
     const counts = countListedFindings(r.findings);

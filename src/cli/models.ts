@@ -18,12 +18,11 @@ const OPTIONS = { format: { type: 'string' }, help: { type: 'boolean', short: 'h
 /** Run `models`. */
 export async function modelsCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return guard(io, async () => {
-    const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'models');
+    const { values } = parseCommandArgs(argv, OPTIONS, 'models', 0);
     if (values.help) {
       io.stdout(MODELS_HELP);
       return 0;
     }
-    if (positionals.length) throw new UsageError('models takes no input');
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);
     const rows = listModels();
@@ -35,5 +34,5 @@ export async function modelsCommand(argv: readonly string[], io: CliIo): Promise
     const width = Math.max(...names.map((n) => n.length));
     io.stdout(rows.map((r, i) => `${names[i].padEnd(width)}  ${r.models}\n${' '.repeat(width)}  from ${r.source}\n`).join(''));
     return 0;
-  });
+  }, { command: 'models' });
 }

@@ -6,7 +6,7 @@ import { toolsOfInput } from '../api/render.js';
 import { parseCompletion, parseFamilyName } from '../api/parse.js';
 import { TOOL_PARSERS } from '../parse/families/index.js';
 import type { HarmonyParseMode } from '../parse/types.js';
-import { guard, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
+import { caseLabel, failedCasesLine, guard, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
 
 /** Help text of `parse`. */
 export const PARSE_HELP = `Usage: harmony-catalog parse <file|-> [options]
@@ -55,12 +55,14 @@ Options:
                         {"id", "error"} (--format openai) a line, the same shapes for every model
   --quiet               do not print warnings
   --verbose             print every warning (else 20 of each code, then how many more)
+${INPUT_HELP}
   -h, --help            this help
 
 Exit codes: 0 parsed (with --mode tolerant and no --tools, always), 1 the completion was refused
 (strict/lenient parse error), a tool call is invalid for --tools or cut off (never runnable), the
 output wrote a tool result or turn itself, or the reading has an error (a call dropped or cut off:
-parse/incomplete-call), 2 usage error.
+parse/incomplete-call), or (--jsonl) any case did (its line is still written, the other cases
+still run, and stderr says how many failed), 2 usage error.
 `;
 
 const OPTIONS = {
@@ -75,6 +77,7 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  ...INPUT_OPTIONS,
 } as const;
 
 const FORMATS = ['messages', 'harmony', 'openai'] as const;
@@ -102,8 +105,10 @@ export function completionInput(text: string): string | number[] {
 
 /** Run `parse`. */
 export async function parseCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const display = { verbose: false, command: 'parse' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'parse');
+    display.verbose = Boolean(values.verbose);
     if (values.help) {
       io.stdout(PARSE_HELP);
       return 0;
@@ -126,23 +131,23 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     if (model === 'gpt-oss' && server === 'sglang') throw new UsageError("SGLang's gpt-oss reading is not emulated: --server vllm (the reading given already) or no --server");
     if (toolParser !== undefined && server !== undefined && !TOOL_PARSERS.get(toolParser)!.servers.includes(server)) throw new UsageError(`${server === 'vllm' ? 'vLLM' : 'SGLang'} has no tool parser named ${toolParser}`);
     if (finish !== undefined && format !== 'openai') throw new UsageError('--finish-reason goes with --format openai');
-    const tools = values.tools !== undefined ? compileTools(toolsOfInput(await readInputArg(values.tools, io))) : undefined;
-    const display = { verbose: Boolean(values.verbose) };
+    const tools = values.tools !== undefined ? compileTools(toolsOfInput(await readInputArg(values.tools, io, maxInputBytesFrom(values)))) : undefined;
     if (tools && !values.quiet) printDiagnostics(tools.diagnostics, io, 'warning', display);
-    const input = await readInputArg(positionals[0], io);
+    const input = await readInputArg(positionals[0], io, maxInputBytesFrom(values));
     const base: Base = { ...(model !== 'by-tool-parser' ? { model } : {}), ...(toolParser !== undefined ? { toolParser } : {}), format, ...(mode ? { mode } : {}), ...(server ? { server } : {}), ...(finish ? { finishReason: finish } : {}) };
     if (values.jsonl) return parseJsonl(input, base, tools, io, Boolean(values.quiet), display);
     const r = await parseCompletion(model === 'gpt-oss' ? completionInput(input) : input, { ...base, ...(tools ? { tools } : {}) });
     if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
     io.stdout(`${JSON.stringify(r.output, null, 2)}\n`);
     return r.failed ? 1 : 0;
-  });
+  }, display);
 }
 
 type Base = { model?: string; toolParser?: string; format: 'messages' | 'harmony' | 'openai'; mode?: HarmonyParseMode; server?: 'vllm' | 'sglang'; finishReason?: 'stop' | 'length' };
 
 async function parseJsonl(text: string, base: Base, tools: ReturnType<typeof compileTools> | undefined, io: CliIo, quiet: boolean, display: { verbose: boolean }): Promise<number> {
   const lines = text.split('\n');
+  let failed = 0;
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k];
     if (raw.trim() === '') continue;
@@ -170,13 +175,16 @@ async function parseJsonl(text: string, base: Base, tools: ReturnType<typeof com
       const t = caseTools !== undefined ? compileTools(caseTools) : tools;
       const finish = getKey(line, 'engine_finish_reason');
       const r = await parseCompletion(input, { ...base, ...(t ? { tools: t } : {}), ...(base.format === 'openai' && base.finishReason === undefined && (finish === 'stop' || finish === 'length') ? { finishReason: finish } : {}) });
-      if (!quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
+      if (!quiet) printDiagnostics(r.diagnostics, io, 'warning', { ...display, prefix: `${caseLabel(id, k)}: ` });
+      if (r.failed) failed++;
       io.stdout(`${JSON.stringify({ id, ...(r.output as object) })}\n`);
     } catch (e) {
       if (!(e instanceof UsageError) && !isCompileError(e)) throw e;
+      failed++;
       io.stdout(`${JSON.stringify({ id, error: e.message })}\n`);
     }
   }
-  return 0;
+  if (failed && !quiet) io.stderr(failedCasesLine(failed, lines, 'refused, or a call invalid or cut off, as a single parse would exit 1'));
+  return failed ? 1 : 0;
 }
 

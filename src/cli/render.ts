@@ -1,7 +1,7 @@
 /** `harmony-catalog render`: print the prompt, or one part of it, for a tool file; `--jsonl` for many cases. */
 import { isCompileError } from '../diagnostics.js';
 import { getKey, isJsonArray, isJsonObject, parseJson, type JsonValue } from '../ir/json.js';
-import { compileTools } from '../api/compile.js';
+import { asRead, compileTools } from '../api/compile.js';
 import { FLAVORS, isRequestBody, MESSAGE_FORMATS, renderPart, renderRequest, SERVERS, TARGETS, XML_DIALECTS, type Flavor, type MessageFormat, type Part, type PartOptions, type ServerName, type Target, type XmlDialect } from '../api/render.js';
 import { emitJsdocCatalog, formatJsdoc } from '../emit/jsdoc/index.js';
 import { listModels, modelNames, resolveModel } from '../api/models.js';
@@ -9,8 +9,8 @@ import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
 import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 import { isIsoDate } from '../api/options.js';
 import { CONTROL_TOKEN_POLICIES, type ControlTokenPolicy } from '../input/control-tokens.js';
-import { guard, mcpOptionsFrom, printDiagnostics, renderedOutput, UsageError, withoutBom, type CliIo, parseCommandArgs } from './io.js';
-import { loadToolsArg } from './sources.js';
+import { guard, mcpOptionsFrom, printDiagnostics, renderedOutput, UsageError, withoutBom, type CliIo, parseCommandArgs, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom, caseLabel, failedCasesLine } from './io.js';
+import { inputName, loadToolsArg, noToolsOf } from './sources.js';
 
 /** Help text of `render`. */
 export const RENDER_HELP = `Usage: harmony-catalog render <file|-|--mcp "command args"> [options]
@@ -68,11 +68,13 @@ Options:
   --mcp-timeout <ms>    time allowed for the MCP server (default: 10000)
   --env KEY=VALUE       set a variable in the MCP server's environment (repeatable); the server
                         inherits this environment otherwise, all of it
+${INPUT_HELP}
   --jsonl               read one case a line: {"id", "tools", "instructions"?, "messages"? (Chat
                         Completions, Responses, Anthropic or Harmony messages), "request"? (a whole
                         request body), "reasoning_effort"?, "tool_choice"?, and any option above by
                         name}; write {"id", "text"} or {"id", "error"} a line. text is the part's
-                        content (no envelope), or the whole prompt for --part prompt
+                        content (no envelope), or the whole prompt for --part prompt. Warnings
+                        name their case (case "a": warning …); exit 1 when any case failed
   --quiet               do not print warnings
   --verbose             print every warning (else 20 of each code, then how many more)
   --newline             end the output with a line break when it does not end with one
@@ -81,7 +83,8 @@ Options:
 Output: exactly the rendered text, byte for byte, for every target and part (render > prompt.txt is
 the prompt): no line break is added, except with --newline or when stdout is a terminal. --jsonl
 writes one JSON object a line.
-Exit codes: 0 rendered, 1 the input cannot be rendered (errors are listed), 2 usage error.
+Exit codes: 0 rendered, 1 the input cannot be rendered (errors are listed), is over
+--max-input-bytes, or (--jsonl) a case failed, 2 usage error.
 `;
 
 const OPTIONS = {
@@ -110,6 +113,7 @@ const OPTIONS = {
   mcp: { type: 'string' },
   'mcp-timeout': { type: 'string' },
   env: { type: 'string', multiple: true },
+  ...INPUT_OPTIONS,
   jsonl: { type: 'boolean' },
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -217,7 +221,7 @@ function templateOptionFrom(values: Record<string, unknown>): Pick<PartOptions, 
 
 /** Run `render`. */
 export async function renderCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const display = { verbose: false };
+  const display = { verbose: false, command: 'render' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'render');
     display.verbose = Boolean(values.verbose);
@@ -228,20 +232,37 @@ export async function renderCommand(argv: readonly string[], io: CliIo): Promise
     const options = partOptionsFrom(values);
     if (values.verbose && typeof values.model === 'string') io.stderr(`${modelChosen(values.model)}\n`);
     if (values.jsonl && values.mcp !== undefined) throw new UsageError('--jsonl reads cases from a file, not from --mcp');
-    const text = (await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io))).input;
-    if (values.jsonl) return renderJsonl(text as string, options, io, Boolean(values.quiet));
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io), maxInputBytesFrom(values));
+    const text = loaded.input;
+    if (values.jsonl) return renderJsonl(text as string, loaded.source, options, io, Boolean(values.quiet));
     if (typeof text === 'string' && isRequestBody(text)) {
       const r = renderRequest(text, options);
       if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
       io.stdout(renderedOutput(r.partText, values.newline, io));
       return 0;
     }
-    const r = renderPart(text, options);
-    if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
+    // read once (JSON text is kept by its text: renderPart reads it from there)
+    const none = noToolsOf(asRead(text), loaded.source, 'the prompt has no tools section');
+    const r = withUserHint(() => renderPart(text, options), values.user !== undefined);
+    if (!values.quiet) printDiagnostics(none ? [none, ...r.diagnostics] : r.diagnostics, io, 'warning', display);
     const out = options.target === 'jsdoc' && !values['no-format'] ? await formatDeclarations(r.text, text, options) : r.text;
     io.stdout(renderedOutput(out, values.newline, io));
     return 0;
   }, display);
+}
+
+/**
+ * A template that needs a conversation and was given none (the official gpt-oss template raises on
+ * an empty message list) is a usage error that says how to give one: `--user`.
+ */
+function withUserHint<T>(render: () => T, userGiven: boolean): T {
+  try {
+    return render();
+  } catch (e) {
+    const empty = !userGiven && isCompileError(e) ? e.diagnostics.find((d) => d.code === 'chat-template/fails' && d.path === '/messages') : undefined;
+    if (empty !== undefined) throw new UsageError(`${empty.message.replace(/ \(Jinja2: .*\)$/s, '')}: give the conversation a first message with --user "…" (or render a whole request body, or ask for --part developer)`);
+    throw e;
+  }
 }
 
 /** Options a jsonl case may carry by name, with their types. */
@@ -295,8 +316,16 @@ function caseOptions(line: JsonValue, base: PartOptions): PartOptions {
   return out as PartOptions;
 }
 
-async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet: boolean): Promise<number> {
+/**
+ * `--jsonl`: one case a line, one `{"id", "text"}` or `{"id", "error"}` line out for each. Warnings
+ * are printed with the case's id (`case "a": warning […]`). Exit status: 1 when any case failed
+ * (its error line is written and the other cases still run), else 0. A file that is one JSON
+ * document (a tools list, a request body) rather than one case a line is a usage error saying so.
+ */
+async function renderJsonl(text: string, source: string, options: PartOptions, io: CliIo, quiet: boolean): Promise<number> {
   const lines = text.split('\n');
+  notOneDocument(text, lines, source);
+  let failed = 0;
   lines.forEach((raw, k) => {
     if (raw.trim() === '') return;
     let id: unknown = null;
@@ -309,26 +338,57 @@ async function renderJsonl(text: string, options: PartOptions, io: CliIo, quiet:
         if (m) id = JSON.parse(`"${m[1]}"`);
         throw new UsageError(`line ${k + 1} is not JSON: ${(e as Error).message}`);
       }
+      if (!isJsonObject(line)) throw new UsageError(`line ${k + 1} is not a case: a case is an object ({"id", "tools", …}), not ${isJsonArray(line) ? 'a list' : 'a single value'}`);
       id = getKey(line, 'id') ?? null;
       if (id !== null && typeof id !== 'string' && typeof id !== 'object') id = String(id);
+      const display = { prefix: `${caseLabel(plainId(id), k)}: ` };
       const request = getKey(line, 'request');
       if (request !== undefined) {
         if (!isJsonObject(request)) throw new UsageError('"request" must be a request body (an object)');
         const r = renderRequest(request, caseOptions(line, options));
-        if (!quiet) printDiagnostics(r.diagnostics, io);
+        if (!quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
         io.stdout(`${JSON.stringify({ id: plainId(id), text: r.partText })}\n`);
         return;
       }
       const tools = getKey(line, 'tools');
       const r = renderPart(tools === undefined ? [] : tools, caseOptions(line, options));
-      if (!quiet) printDiagnostics(r.diagnostics, io);
+      if (!quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
       io.stdout(`${JSON.stringify({ id: plainId(id), text: r.text })}\n`);
     } catch (e) {
       if (!(e instanceof UsageError) && !isCompileError(e)) throw e;
+      failed++;
       io.stdout(`${JSON.stringify({ id: plainId(id), error: e.message })}\n`);
     }
   });
-  return 0;
+  if (failed && !quiet) io.stderr(failedCasesLine(failed, lines));
+  return failed ? 1 : 0;
+}
+
+
+/**
+ * A --jsonl file whose first line is not a case but that is one JSON document as a whole (a tools
+ * list, a request body, pretty-printed or on one line) is a usage error: rendering it as cases
+ * would print one case with "id": null, or an error a line.
+ */
+function notOneDocument(text: string, lines: readonly string[], source: string): void {
+  const first = lines.find((l) => l.trim() !== '');
+  if (first === undefined) return;
+  let firstValue: JsonValue | undefined;
+  try {
+    firstValue = parseJson(withoutBom(first));
+  } catch {
+    // not JSON alone: maybe the first line of a pretty-printed document
+  }
+  // an object a line is cases; a file of one line is a case when it has an "id" (else a tools file or a request body)
+  if (firstValue !== undefined && isJsonObject(firstValue) && (lines.filter((l) => l.trim() !== '').length > 1 || getKey(firstValue, 'id') !== undefined)) return;
+  let whole: JsonValue;
+  try {
+    whole = parseJson(withoutBom(text));
+  } catch {
+    return; // neither: each line says what is wrong with it
+  }
+  const what = isJsonArray(whole) ? `a list of ${whole.length} value${whole.length === 1 ? '' : 's'} (tools?)` : isRequestBody(withoutBom(text)) ? 'a request body' : 'one JSON document';
+  throw new UsageError(`--jsonl reads one case a line ({"id", "tools", "messages"?, …}), and ${inputName(source)} is ${what}: render it without --jsonl`);
 }
 
 function plainId(id: unknown): unknown {

@@ -1,14 +1,17 @@
 /** `harmony-catalog report`: one self-contained HTML page of what the model reads, what each tool costs and what it loses. */
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { modelNames, resolveModel } from '../api/models.js';
 import { FLAVORS, toolsOfInput, XML_DIALECTS, type TemplateOption } from '../api/render.js';
-import { buildReport, dialectColumn, flavorColumn, modelColumn, reportColumns, templateColumn, type ReportColumn, type ReportOptions } from '../report/index.js';
-import { guard, MCP_HELP, mcpOptionsFrom, parseCommandArgs, printDiagnostics, UsageError, type CliIo } from './io.js';
+import { reportModel, dialectColumn, flavorColumn, modelColumn, reportColumns, templateColumn, type ReportColumn, type ReportOptions } from '../report/index.js';
+import { guard, MCP_HELP, mcpOptionsFrom, parseCommandArgs, printDiagnostics, UsageError, type CliIo, INPUT_HELP, isUsageCompileError, maxInputBytesFrom } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
-import { loadToolsArg } from './sources.js';
+import { inputName, loadToolsArg } from './sources.js';
+import { noToolsWarning } from '../diagnostics.js';
 import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 import { countedWith, templateTokenizer } from './tokenizer.js';
+import { reportPageParts } from '../report/page.js';
+import { LONG_INPUT, progressLine } from './progress.js';
 
 /** Help text of `report`. */
 export const REPORT_HELP = `Usage: harmony-catalog report <file|-|--mcp "command args"> [-o report.html] [options]
@@ -29,7 +32,8 @@ what the same catalog costs on each model, each counted with its own tokenizer, 
 be switched between them.
 
 Options:
-  -o, --output <file>   write the page to <file> and print its path on stderr (default: stdout)
+  -o, --output <file>   write the page to <file> and print its path on stderr (default: stdout; when
+                        stdout is a terminal, ./report.html, and stderr says so)
   --flavor <f>          a gpt-oss flavor to show: openai-harmony | chat-template | ollama; repeat
                         for several, the first is the one counted (default: all three, openai-harmony
                         counted)
@@ -53,6 +57,7 @@ Options:
   --inline-panels       put every tool's panel in the page as HTML, however many tools (default: up
                         to 200; above, each panel is filled in by the page's script when opened)
 ${MCP_HELP}
+${INPUT_HELP}
   --quiet               do not print warnings
   --verbose             print every warning (else 20 of each code, then how many more)
   -h, --help            this help
@@ -82,9 +87,12 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Where the page goes without -o when stdout is a terminal (in the current folder). */
+const TTY_OUTPUT = 'report.html';
+
 /** Run `report`. */
 export async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const display = { verbose: false };
+  const display = { verbose: false, command: 'report' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'report');
     display.verbose = Boolean(values.verbose);
@@ -131,7 +139,7 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
           : reportColumns(given);
     const firstTokenizer = columns[0]?.render !== undefined ? columns[0].tokenizer : tokenizers.get('');
 
-    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io));
+    const loaded = await loadToolsArg(positionals[0], values.mcp, io, mcpOptionsFrom(values, io), maxInputBytesFrom(values));
     const options: ReportOptions = {
       ...given,
       ...(firstTokenizer !== undefined ? { tokenizer: firstTokenizer } : {}),
@@ -142,29 +150,72 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
       ...(values['inline-panels'] ? { inlinePanels: true } : {}),
     };
     // a request body: the report is of its function tools
-    const report = await buildReport(toolsOfInput(loaded.input), options);
-    if (!values.quiet) printDiagnostics([...report.model.inventory.diagnostics, ...report.model.costs.flatMap((c) => c.notes ?? [])], io, 'warning', display);
+    const progress = progressLine('report', { eager: typeof loaded.input === 'string' && loaded.input.length >= LONG_INPUT });
+    const model = await reportModel(toolsOfInput(loaded.input), { ...options, onProgress: (what, done, total) => progress.update(what, done, total) }).finally(() => progress.end());
+    // the whole prompt is left out when it cannot be rendered, but not when the options do not go together
+    if (isUsageCompileError(model.inventory.promptError)) throw model.inventory.promptError;
+    const none = model.inventory.tools.length === 0 ? [noToolsWarning(inputName(loaded.source), 'the page lists none')] : [];
+    if (!values.quiet) printDiagnostics([...none, ...model.inventory.diagnostics, ...model.costs.flatMap((c) => c.notes ?? [])], io, 'warning', display);
 
-    if (values.output === undefined) io.stdout(report.html);
-    else {
-      const path = resolve(values.output);
+    // a page of HTML is no use on a terminal: it goes to report.html there, and the path is said
+    const output = values.output ?? (io.isTTY ? TTY_OUTPUT : undefined);
+    // the page is written a part at a time (a row, a panel): never held whole, whatever the number of tools
+    const parts = reportPageParts(model, (done, total) => progress.update('writing the page', done, total));
+    if (output === undefined) {
       try {
-        writeFileSync(path, report.html);
-      } catch (e) {
-        io.stderr(`harmony-catalog: cannot write ${values.output}: ${(e as Error).message}\n`);
-        return 1;
+        for (const chunk of batched(parts)) io.stdout(chunk);
+      } finally {
+        progress.end();
       }
-      io.stderr(`${path}\n`);
+    } else {
+      const path = resolve(output);
+      try {
+        writePage(path, parts);
+      } catch (e) {
+        // the file system's refusal (no such folder, no space…); anything else is no writing problem
+        if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+        io.stderr(`harmony-catalog: cannot write ${output}: ${(e as Error).message}\n`);
+        return 1;
+      } finally {
+        progress.end();
+      }
+      io.stderr(values.output === undefined ? `harmony-catalog: stdout is a terminal: the page is written to ${path} (-o FILE names another file; a pipe or > FILE gets the HTML)\n` : `${path}\n`);
     }
-    const catalog = report.model.inventory.totals.catalog;
+    const catalog = model.inventory.totals.catalog;
     if (max !== undefined && catalog > Number(max)) {
-      const t = report.model.inventory.tokenizer;
+      const t = model.inventory.tokenizer;
       const label = !t.exact ? ' (an o200k estimate)' : t.name === 'o200k_harmony' ? '' : ` (counted with ${countedWith(t)})`;
       io.stderr(`harmony-catalog: over budget: the catalog is ${catalog} tokens${label}, more than --max-tokens ${max}\n`);
       return 1;
     }
     return 0;
   }, display);
+}
+
+/** Parts joined into pieces of about a megabyte (fewer writes; never the whole page in one string). */
+function* batched(parts: Iterable<string>, size = 1 << 20): Generator<string> {
+  let pending: string[] = [];
+  let length = 0;
+  for (const p of parts) {
+    pending.push(p);
+    length += p.length;
+    if (length >= size) {
+      yield pending.join('');
+      pending = [];
+      length = 0;
+    }
+  }
+  if (pending.length) yield pending.join('');
+}
+
+/** Write the page's parts to a file, a megabyte at a time. */
+function writePage(path: string, parts: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const chunk of batched(parts)) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A template column's name: its file or folder name, or the path as given when two share a name. */

@@ -1,5 +1,7 @@
 /** Where a command's tools come from: a file, standard input, or a live MCP server (`--mcp "command args"`). */
 import type { LoadMcpOptions } from '../build/sources.js';
+import { noToolsWarning, type Diagnostic } from '../diagnostics.js';
+import type { ReadResult } from '../input/types.js';
 import { readInputArg, UsageError, type CliIo } from './io.js';
 
 export type { LoadMcpOptions } from '../build/sources.js';
@@ -12,8 +14,8 @@ export interface LoadedTools {
   readonly source: string;
 }
 
-/** The tools of a command: `--mcp` (then no file may be given), else the file argument or `-` for stdin. */
-export async function loadToolsArg(file: string | undefined, mcp: string | undefined, io: CliIo, options: LoadMcpOptions = {}): Promise<LoadedTools> {
+/** The tools of a command: `--mcp` (then no file may be given), else the file argument or `-` for stdin, at most `maxBytes` of it (readInputArg). */
+export async function loadToolsArg(file: string | undefined, mcp: string | undefined, io: CliIo, options: LoadMcpOptions = {}, maxBytes?: number): Promise<LoadedTools> {
   if (mcp !== undefined) {
     if (file !== undefined) throw new UsageError(`give either a file or --mcp, not both (got ${JSON.stringify(file)} and --mcp)`);
     if (mcp.trim() === '') throw new UsageError('--mcp needs a command, e.g. --mcp "node server.js stdio"');
@@ -21,7 +23,17 @@ export async function loadToolsArg(file: string | undefined, mcp: string | undef
     const { loadMcpTools } = await import('../build/sources.js');
     return { input: await loadMcpTools(mcp, options), source: `mcp: ${mcp}` };
   }
-  return { input: await readInputArg(file, io), source: file ?? '-' };
+  return { input: await readInputArg(file, io, maxBytes), source: file ?? '-' };
+}
+
+/** What messages call the input: the file name, `standard input`, or `mcp: <command>`. */
+export function inputName(source: string): string {
+  return source === '-' ? 'standard input' : source;
+}
+
+/** The `input/no-tools` warning when the tools read are none (an empty list is no error, but never silent); undefined otherwise. */
+export function noToolsOf(read: ReadResult, source: string, consequence: string): Diagnostic | undefined {
+  return read.tools.length === 0 ? noToolsWarning(inputName(source), consequence) : undefined;
 }
 
 /** Parse `--mcp-timeout <ms>`. */

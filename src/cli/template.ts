@@ -5,7 +5,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { ResolvedModel } from '../api/models.js';
 import { readConfigSpecialTokens, readTemplateFile, type TemplateSpec } from '../api/template.js';
+import { TEMPLATE_OF_BUILTIN } from '../models/families.js';
+import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
 import { parseJson, type JsonValue } from '../ir/json.js';
 import { UsageError } from './io.js';
 
@@ -79,6 +82,26 @@ export function loadTemplateArg(path: string, options: { readonly toolsGiven: bo
     ...spec,
     name: `the template ${isDir ? join(basename(path), basename(file)) : basename(file)}`,
     special: { ...special, ...spec.special, ...options.special },
+    ...(options.kwargs !== undefined && options.kwargs.size ? { kwargs: options.kwargs } : {}),
+  };
+}
+
+/**
+ * The official chat template a `--model` name prints with (a family's, or the Qwen2.5 / Qwen3-Coder /
+ * Hermes template of an xml name), with `--special` tokens over its own and `--template-kwarg`s;
+ * undefined for the gpt-oss names (their flavors are printers, not templates). A family whose
+ * template is not shipped is a usage error that asks for --template.
+ */
+export function officialTemplate(r: ResolvedModel, given: string, options: { readonly special?: Readonly<Record<string, string>>; readonly kwargs?: ReadonlyMap<string, JsonValue> } = {}): TemplateSpec | undefined {
+  const source = r.kind === 'family' ? r.family : r.model.target === 'xml' ? TEMPLATE_OF_BUILTIN[r.model.dialect ?? 'qwen'] : undefined;
+  if (source === undefined) {
+    if (r.kind === 'family') throw new UsageError(`--model ${given}'s official template is not shipped: give it with --template (a chat_template.jinja or a model folder)`);
+    return undefined;
+  }
+  return {
+    text: TEMPLATES[source.template as TemplateName].text,
+    name: `the ${r.name} chat template`,
+    special: { ...source.special, ...options.special },
     ...(options.kwargs !== undefined && options.kwargs.size ? { kwargs: options.kwargs } : {}),
   };
 }

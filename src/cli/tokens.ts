@@ -1,7 +1,7 @@
 /** `harmony-catalog tokens`: the number of tokens (and their ids) of a text under a model's own tokenizer, or gpt-oss's o200k_harmony. */
 import { isCompileError } from '../diagnostics.js';
 import { resolveTokenizer, type Tokenizer } from '../tokenizers/index.js';
-import { guard, parseCommandArgs, readInputArg, UsageError, withoutBom, type CliIo } from './io.js';
+import { guard, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom, parseCommandArgs, readInputArg, UsageError, withoutBom, type CliIo, failedCasesLine } from './io.js';
 
 /** Help text of `tokens`. */
 export const TOKENS_HELP = `Usage: harmony-catalog tokens <file|-> [--tokenizer PATH|MODEL-ID|gpt-oss] [--ids] [--jsonl]
@@ -21,17 +21,21 @@ Options:
   --ids             print the token ids too: a JSON list on the line after the count
   --jsonl           read one text a line: {"id", "text"}; write {"id", "count"} ({"id", "count",
                     "ids"} with --ids) or {"id", "error"} a line
+${INPUT_HELP}
   -h, --help        this help
 
 Output: the count, one line (and the ids with --ids).
 Exit codes: 0 counted, 1 the tokenizer cannot be read (the file is missing, not JSON, broken or of
-a model type that is not supported: the message says which), 2 usage error.
+a model type that is not supported: the message says which), the input is over --max-input-bytes,
+or (--jsonl) a line failed (its output line holds "error"; the other lines are still counted),
+2 usage error.
 `;
 
 const OPTIONS = {
   tokenizer: { type: 'string' },
   ids: { type: 'boolean' },
   jsonl: { type: 'boolean' },
+  ...INPUT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,7 +48,7 @@ export async function tokensCommand(argv: readonly string[], io: CliIo): Promise
       return 0;
     }
     if (values.tokenizer === '') throw new UsageError('--tokenizer needs a path, a model id or gpt-oss');
-    const text = await readInputArg(positionals[0], io);
+    const text = await readInputArg(positionals[0], io, maxInputBytesFrom(values));
     const tokenizer = resolveTokenizer(values.tokenizer, { env: io.env });
     if (values.jsonl) return tokensJsonl(text, tokenizer, Boolean(values.ids), io);
     if (values.ids) {
@@ -52,12 +56,13 @@ export async function tokensCommand(argv: readonly string[], io: CliIo): Promise
       io.stdout(`${ids.length}\n${JSON.stringify(ids)}\n`);
     } else io.stdout(`${tokenizer.count(text)}\n`);
     return 0;
-  });
+  }, { command: 'tokens' });
 }
 
-/** One `{"id", "count", "ids"?}` (or `{"id", "error"}`) line for each `{"id", "text"}` line. */
+/** One `{"id", "count", "ids"?}` (or `{"id", "error"}`) line for each `{"id", "text"}` line; exit status 1 when any line failed. */
 function tokensJsonl(text: string, tokenizer: Tokenizer, withIds: boolean, io: CliIo): number {
   const lines = text.split('\n');
+  let failed = 0;
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k] as string;
     if (raw.trim() === '') continue;
@@ -79,8 +84,10 @@ function tokensJsonl(text: string, tokenizer: Tokenizer, withIds: boolean, io: C
       } else io.stdout(`${JSON.stringify({ id, count: tokenizer.count(r.text) })}\n`);
     } catch (e) {
       if (!(e instanceof UsageError) && !isCompileError(e)) throw e;
+      failed++;
       io.stdout(`${JSON.stringify({ id, error: e.message })}\n`);
     }
   }
-  return 0;
+  if (failed) io.stderr(failedCasesLine(failed, lines));
+  return failed ? 1 : 0;
 }

@@ -6,9 +6,9 @@
  * read Chat Completions messages, so other shapes are converted first (each conversion rule is
  * a diagnostic where something has no equivalent).
  */
-import type { Diagnostic } from '../diagnostics.js';
+import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js';
 import { renderOllama } from './ollama.js';
-import { toChatMessages } from './read.js';
+import { toChatMessages, withInputPointers } from './read.js';
 import { renderTemplateServer } from './template.js';
 import type { ServerName, ServerPrompt, ServerRequest } from './types.js';
 import { renderVllm } from './vllm.js';
@@ -40,16 +40,25 @@ export function defaultServer(flavor: ServerFlavor): ServerName {
 }
 
 /** The request with its conversation as Chat Completions messages (the template servers and Ollama read no other shape). */
-function asChat(request: ServerRequest): { request: ServerRequest; diagnostics: readonly Diagnostic[] } {
+function asChat(request: ServerRequest): { request: ServerRequest; diagnostics: readonly Diagnostic[]; moved?: ReadonlyMap<string, string> } {
   if (request.conversation.format === 'chat' && request.conversation.instructions === undefined) return { request, diagnostics: [] };
   const c = toChatMessages(request.conversation);
-  return { request: { ...request, conversation: { format: 'chat', items: c.messages, pointers: c.pointers } }, diagnostics: c.diagnostics };
+  return { request: { ...request, conversation: { format: 'chat', items: c.messages, pointers: c.pointers } }, diagnostics: c.diagnostics, ...(c.moved !== undefined ? { moved: c.moved } : {}) };
 }
 
 /** The whole prompt a server builds for a request. Throws a CompileError where the server refuses it. */
 export function renderServerPrompt(server: ServerName, request: ServerRequest): ServerPrompt {
   if (server === 'vllm') return renderVllm(request);
-  const { request: chat, diagnostics } = asChat(request);
-  const p = server === 'ollama' ? renderOllama(chat) : renderTemplateServer(server, chat);
-  return diagnostics.length ? { ...p, diagnostics: [...diagnostics, ...p.diagnostics] } : p;
+  const { request: chat, diagnostics, moved } = asChat(request);
+  let p: ServerPrompt;
+  try {
+    p = server === 'ollama' ? renderOllama(chat) : renderTemplateServer(server, chat);
+  } catch (e) {
+    // what the server refuses is said where the input has it, too
+    if (isCompileError(e) && moved?.size) throw new CompileError(withInputPointers(e.diagnostics, moved));
+    throw e;
+  }
+  // the server reads converted messages: its findings point where the input has each field (a thinking block, not `reasoning`)
+  const own = withInputPointers(p.diagnostics, moved);
+  return diagnostics.length || moved?.size ? { ...p, diagnostics: [...diagnostics, ...own] } : p;
 }

@@ -24,6 +24,7 @@ import { CompileError, type Diagnostic } from '../diagnostics.js';
 import { ollamaCatalog, emitOllamaBuiltinSections, isOllamaBuiltin } from '../emit/ollama/catalog.js';
 import { isGoInt } from '../emit/ollama/decode.js';
 import { goField, goKind, goLenientJsonText, goMarshal, goString } from '../emit/ollama/gojson.js';
+import { findControlTokens } from '../input/control-tokens.js';
 import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, parseJson, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { HarmonyMessage } from '../messages/envelope.js';
 import { keptPrint, type ServerPrompt, type ServerRequest } from './types.js';
@@ -416,6 +417,37 @@ function collate(messages: readonly ApiMessage[], out: Findings): { system: stri
   return { system: system.join('\n\n'), messages: collated };
 }
 
+/**
+ * Control-token spellings in the text the template prints: Ollama tokenizes the rendered prompt
+ * with the vocabulary's special tokens split out of it (`BytePairEncoding.Encode` looks for every
+ * `SpecialVocabulary()` string in the text), so a `<|end|>` in a message is a real token there.
+ * The printed strings: content (system messages go to the developer message), an assistant's
+ * reasoning after the last user message, tool call names, a tool message's name. The arguments
+ * are printed through json.Marshal, which writes `<` and `>` as `\u003c` and `\u003e`.
+ */
+function spelledTokens(messages: readonly ApiMessage[], request: readonly RequestMessage[], out: Findings): void {
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') lastUser = i;
+  });
+  const check = (text: string, path: string) => {
+    const spellings = [...new Set(findControlTokens(text).filter((s) => s.startsWith('<|')))];
+    if (spellings.length) out.warn('security/control-token', path, `${spellings.join(', ')} in this text: Ollama tokenizes the prompt with its special tokens, so the model reads ${spellings.length > 1 ? 'real control tokens' : 'a real control token'} here, not text`);
+  };
+  messages.forEach((m, i) => {
+    if (m.role !== 'system' && m.role !== 'user' && m.role !== 'assistant' && m.role !== 'tool') return;
+    const own = request[m.source];
+    // a string content is the message's; a part's text is the part's
+    check(m.content, own !== undefined && own.path === m.path ? (own.fields.get('content') ?? `${m.path}/content`) : m.path);
+    if (m.role === 'assistant') {
+      if (i > lastUser && m.thinking !== '') check(m.thinking, m.thinkingPath ?? m.path);
+      for (const c of m.toolCalls) check(c.name, `${c.path}/function/name`);
+    }
+    const namePath = own?.fields.get('name');
+    if (m.role === 'tool' && namePath !== undefined && m.toolName === own?.name) check(m.toolName, namePath);
+  });
+}
+
 // ---------------------------------------------------------------------------------------
 // The gpt-oss Go template
 
@@ -597,6 +629,7 @@ export function renderOllama(request: ServerRequest): ServerPrompt {
     if (idPath !== undefined && r.toolCallId !== '' && lower !== 'tool') out.warn('conversation/ignored-field', idPath, `"tool_call_id" is used for tool messages only`);
   }
   tagImages(api);
+  spelledTokens(api, requestMessages, out);
   const { system, messages } = collate(api, out);
 
   const functionTools = catalog.text !== '';

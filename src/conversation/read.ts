@@ -17,6 +17,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from '../ir/json.js';
+import { checkConversationDepth } from './depth.js';
 import { MESSAGE_FORMATS, type ConversationInput, type MessageFormat } from './types.js';
 
 // ---------------------------------------------------------------------------------------
@@ -189,6 +190,8 @@ export function readConversation(value: unknown, options: ReadConversationOption
     throw new CompileError([{ code: 'conversation/not-a-list', severity: 'error', path: pointer, message: `the messages must be a list, not ${describe(json)}` }]);
   }
   const pointers = json.map((_, i) => at(pointer, i));
+  // nothing recursive reads a message before its depth is known (conversation/too-deep)
+  checkConversationDepth({ format: 'chat', items: json, pointers });
   const format = explicit ?? detectFormat(json, pointers);
   return { conversation: { format, items: json, pointers }, diagnostics: [] };
 }
@@ -296,6 +299,7 @@ export function readRequestBody(value: unknown, options: { readonly messageForma
     const instructions = body.get('instructions');
     conversation = { ...read.conversation, ...(instructions !== undefined && instructions !== null ? { instructions, instructionsPointer: '/instructions' } : {}) };
   } else return undefined;
+  if (conversation.instructions !== undefined) checkConversationDepth({ ...conversation, items: [], pointers: [] });
 
   // tools
   const errors: Diagnostic[] = [];
@@ -415,6 +419,34 @@ export interface ChatMessages {
   readonly messages: JsonValue[];
   readonly pointers: string[];
   readonly diagnostics: Diagnostic[];
+  /**
+   * Where a field of a converted message came from in the input, when that is not the message's
+   * pointer plus the field's name: `/messages/1/reasoning` (an Anthropic `thinking` block made
+   * into `reasoning`) → `/messages/1/content/0`. Longest prefix first; see `inputPointer`.
+   */
+  readonly moved?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A pointer into the converted chat messages as a pointer into the input: the longest `moved`
+ * prefix (whole tokens) replaced by where it came from; any other pointer as it is.
+ */
+export function inputPointer(moved: ReadonlyMap<string, string> | undefined, path: string): string {
+  if (moved === undefined || moved.size === 0) return path;
+  for (let end = path.length; end > 0; end = path.lastIndexOf('/', end - 1)) {
+    const to = moved.get(path.slice(0, end));
+    if (to !== undefined) return to + path.slice(end);
+  }
+  return path;
+}
+
+/** Diagnostics about converted chat messages with their pointers into the input (see `inputPointer`). */
+export function withInputPointers(diagnostics: readonly Diagnostic[], moved: ReadonlyMap<string, string> | undefined): Diagnostic[] {
+  if (moved === undefined || moved.size === 0) return [...diagnostics];
+  return diagnostics.map((d) => {
+    const path = inputPointer(moved, d.path);
+    return path === d.path ? d : { ...d, path };
+  });
 }
 
 /**
@@ -462,6 +494,7 @@ class ChatOut implements ChatMessages {
   readonly messages: JsonValue[] = [];
   readonly pointers: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
+  readonly moved = new Map<string, string>();
   push(m: JsonValue, pointer: string): void {
     this.messages.push(m);
     this.pointers.push(pointer);
@@ -497,7 +530,11 @@ function anthropicToChat(c: ConversationInput): ChatMessages {
   c.items.forEach((m, i) => {
     if (strField(m, 'role') === 'system') addSystem(field(m, 'content'), at(c.pointers[i], 'content'));
   });
-  if (systemParts.length) out.push(object([['role', 'system'], ['content', systemParts.join('')]]), c.instructions !== undefined ? systemPointer : c.pointers[c.items.findIndex((m) => strField(m, 'role') === 'system')]);
+  if (systemParts.length) {
+    out.push(object([['role', 'system'], ['content', systemParts.join('')]]), c.instructions !== undefined ? systemPointer : c.pointers[c.items.findIndex((m) => strField(m, 'role') === 'system')]);
+    // the top-level system is the message's content itself
+    if (c.instructions !== undefined) out.moved.set(at(systemPointer, 'content'), systemPointer);
+  }
 
   c.items.forEach((m, i) => {
     const p = c.pointers[i];
@@ -509,27 +546,37 @@ function anthropicToChat(c: ConversationInput): ChatMessages {
       return;
     }
     const parts: JsonValue[] = [];
+    /** The block each part came from. */
+    const partBlocks: string[] = [];
     const toolCalls: JsonValue[] = [];
     const reasoning: string[] = [];
+    /** The block the reasoning came from (the first, when several are joined). */
+    let reasoningBlock: string | undefined;
     content.forEach((b, k) => {
       const bp = at(p, 'content', k);
       const type = strField(b, 'type');
       switch (type) {
         case 'text': {
           const text = strField(b, 'text');
-          if (text) parts.push(object([['type', 'text'], ['text', text]]));
-          else out.info('conversation/no-chat-equivalent', bp, 'an empty text block is skipped');
+          if (text) {
+            parts.push(object([['type', 'text'], ['text', text]]));
+            partBlocks.push(bp);
+          } else out.info('conversation/no-chat-equivalent', bp, 'an empty text block is skipped');
           break;
         }
         case 'image': {
           const url = imageUrl(field(b, 'source'));
-          if (url !== undefined) parts.push(object([['type', 'image_url'], ['image_url', object([['url', url]])]]));
+          if (url !== undefined) {
+            parts.push(object([['type', 'image_url'], ['image_url', object([['url', url]])]]));
+            partBlocks.push(bp);
+          }
           break;
         }
         case 'thinking': {
           const t = strField(b, 'thinking');
           if (t !== undefined) {
             reasoning.push(t);
+            reasoningBlock ??= bp;
             out.info('conversation/reasoning-field', bp, 'thinking becomes "reasoning" (read by vLLM and Ollama; the chat template reads "thinking", llama.cpp "reasoning_content")');
           }
           if (field(b, 'signature') !== undefined) out.info('conversation/no-chat-equivalent', at(bp, 'signature'), 'the thinking signature has no chat equivalent: dropped');
@@ -544,6 +591,12 @@ function anthropicToChat(c: ConversationInput): ChatMessages {
           const input = field(b, 'input');
           // vLLM: "arguments": json.dumps(block.input or {}), Python's default separators and ASCII escapes
           const args = stringifyPython(isEmptyish(input) ? new Map() : (input as JsonValue), { ensureAscii: true });
+          // tool_calls/N is this block: its function's name and arguments are the block's name and input
+          const cp = at(p, 'tool_calls', toolCalls.length);
+          out.moved.set(cp, bp);
+          out.moved.set(at(cp, 'function'), bp);
+          out.moved.set(at(cp, 'function', 'name'), at(bp, 'name'));
+          out.moved.set(at(cp, 'function', 'arguments'), at(bp, 'input'));
           toolCalls.push(
             object([
               ['id', id || 'call_0'],
@@ -573,6 +626,8 @@ function anthropicToChat(c: ConversationInput): ChatMessages {
             }
             if (field(b, 'is_error') === true) out.warn('conversation/no-chat-equivalent', at(bp, 'is_error'), 'is_error has no chat equivalent: the result reads as an ordinary one');
             out.push(object([['role', 'tool'], ['tool_call_id', strField(b, 'tool_use_id') ?? ''], ['content', text]]), bp);
+            out.moved.set(at(bp, 'tool_call_id'), at(bp, 'tool_use_id'));
+            out.moved.set(at(bp, 'role'), bp);
             if (images.length) out.push(object([['role', 'user'], ['content', images.map((u) => object([['type', 'image_url'], ['image_url', object([['url', u]])]]))]]), bp);
           } else {
             const r = field(b, 'content');
@@ -588,6 +643,14 @@ function anthropicToChat(c: ConversationInput): ChatMessages {
     const entries: [string, JsonValue][] = [['role', role ?? null]];
     if (parts.length) entries.push(['content', parts.length === 1 && strField(parts[0], 'type') === 'text' ? (strField(parts[0], 'text') as string) : parts]);
     if (reasoning.length) entries.push(['reasoning', reasoning.join('')]);
+    // the fields made from blocks point at their blocks (only for a message that is sent)
+    if (!(role === 'user' && !parts.length)) {
+      // `reasoning`, and the fields a server copies it into (vLLM's `reasoning_content`, a template's `thinking`)
+      if (reasoningBlock !== undefined) for (const k of ['reasoning', 'reasoning_content', 'thinking']) out.moved.set(at(p, k), reasoningBlock);
+      if (parts.length === 1 && strField(parts[0], 'type') === 'text') out.moved.set(at(p, 'content'), at(partBlocks[0] as string, 'text'));
+      else partBlocks.forEach((block, j) => out.moved.set(at(p, 'content', j), block));
+      if (toolCalls.length) out.moved.set(at(p, 'tool_calls'), at(p, 'content'));
+    }
     if (toolCalls.length) entries.push(['tool_calls', toolCalls]);
     // a user message left without content (only tool results) is not sent
     if (role === 'user' && !parts.length) return;

@@ -18,13 +18,14 @@
 import { CompileError, type Diagnostic, type Severity } from '../diagnostics.js';
 import type { ChatTemplateTool } from '../emit/chat-template/catalog.js';
 import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
-import { pyType, type PyTypeName } from '../emit/python/values.js';
+import { pyType, type PyTypeName, pyTruthy } from '../emit/python/values.js';
 import { findControlTokens } from '../input/control-tokens.js';
 import type { ToolDefinition } from '../input/types.js';
 import { escapePointerToken, formatPythonFloat, isJsonArray, isJsonObject, JsonNumber, JsonSyntaxError, parseJson, stringifyCompactRust, type JsonObject, type JsonValue } from '../ir/json.js';
 import { renderChatTemplateConversation, type ChatTemplateNote } from '../messages/chat-template.js';
 import { PythonException, pythonJsonLoads, type PyValue } from '../emit/python/json-loads.js';
 import { keptPrint, type ServerPrompt, type ServerRequest } from './types.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** The servers that render the official chat template. */
 export type TemplateServer = 'transformers' | 'llama.cpp' | 'mlx-lm';
@@ -74,15 +75,6 @@ function nlohmannType(v: JsonValue): string {
   return isJsonArray(v) ? 'array' : 'object';
 }
 
-/** Python truthiness of a JSON value (absent is None). */
-function pyTruthy(v: JsonValue | undefined): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v === 'string') return v.length > 0;
-  if (typeof v === 'boolean') return v;
-  if (v instanceof JsonNumber) return v.value !== 0;
-  if (isJsonArray(v)) return v.length > 0;
-  return (v as JsonObject).size > 0;
-}
 
 // ---------------------------------------------------------------------------------------
 // Python's json.loads (mlx-lm parses string arguments with it)
@@ -538,7 +530,7 @@ function prepareLlamaCpp(request: ServerRequest): Prepared {
     );
   }
   const tools = llamaTools(request);
-  diagnostics.push(...tools.diagnostics);
+  pushAll(diagnostics, tools.diagnostics);
   const messages = llamaTemplateMessages(parsed, pointers, diagnostics);
   return { messages, tools: tools.tools, diagnostics, fieldAliases: { thinking: 'reasoning_content' }, checkContentChannelTags: false };
 }

@@ -26,6 +26,7 @@ import type { ReasoningEffort } from '../messages/options.js';
 import { renderHarmonySystemContent } from '../messages/system.js';
 import { toChatMessages } from './read.js';
 import { keptPrint, type ConversationInput, type ServerPrompt, type ServerRequest } from './types.js';
+import { pushAll } from '../ir/arrays.js';
 
 // ---------------------------------------------------------------------------------------
 // Diagnostics
@@ -583,7 +584,7 @@ export function renderVllm(request: ServerRequest): ServerPrompt {
       chatPath = true;
       // Anthropic: converted as vLLM's /v1/messages endpoint converts it; Chat: as given
       const chat = format === 'anthropic' ? toChatMessages(conversation) : withChatInstructions(conversation);
-      report.diagnostics.push(...chat.diagnostics);
+      pushAll(report.diagnostics, chat.diagnostics);
       const fieldAt = format === 'chat' ? exactAt : itemAt;
       const read = readChatMessages(chat.messages, chat.pointers, fieldAt, report);
       const peeled = peelInstructions(read, report);

@@ -28,6 +28,7 @@ import { normalizeGeminiSchema } from './normalize.js';
 import type { ReadResult, ToolDefinition, ToolFormat } from './types.js';
 import { CONTAINER_SCHEMAS, TOOL_SCHEMAS, validateWrapper, wrapperValid } from './validate.js';
 import { prepareJsValue } from './zod.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** Options of readTools. */
 export interface ReadToolsOptions {
@@ -551,7 +552,7 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
   containers.push(shape.container);
   switch (shape.container) {
     case 'mcp-list':
-      diags.push(...validateWrapper(CONTAINER_SCHEMAS['mcp-list'], o, { pointer: p, skip: ['/tools'] }));
+      pushAll(diags, validateWrapper(CONTAINER_SCHEMAS['mcp-list'], o, { pointer: p, skip: ['/tools'] }));
       (o.get('tools') as readonly JsonValue[]).forEach((x, i) => collectItem(x, `${p}/tools/${i}`, slots, diags, containers));
       return;
     case 'jsonrpc': {
@@ -561,7 +562,7 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
         diags.push({ code: 'input/unknown-shape', severity: 'error', path: p, message: `a JSON-RPC error response${msg}, not a tools/list result` });
         return;
       }
-      diags.push(...validateWrapper(CONTAINER_SCHEMAS.jsonrpc, o, { pointer: p, skip: ['/result'] }));
+      pushAll(diags, validateWrapper(CONTAINER_SCHEMAS.jsonrpc, o, { pointer: p, skip: ['/result'] }));
       const result = o.get('result');
       if (isJsonObject(result) && isJsonArray(result.get('tools'))) {
         collectItem(result, `${p}/result`, slots, diags, containers);
@@ -574,7 +575,7 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
     case 'gemini-tool': {
       // the REST API takes the proto's snake_case name too
       const key = o.has('functionDeclarations') ? 'functionDeclarations' : 'function_declarations';
-      diags.push(...validateWrapper(CONTAINER_SCHEMAS['gemini-tool'], o, { pointer: p, skip: [`/${key}`] }));
+      pushAll(diags, validateWrapper(CONTAINER_SCHEMAS['gemini-tool'], o, { pointer: p, skip: [`/${key}`] }));
       const decls = o.get(key);
       if (!isJsonArray(decls)) {
         diags.push({ code: 'input/unknown-shape', severity: 'error', path: `${p}/${key}`, message: `${key} is ${describeValue(decls as JsonValue)}, not an array of function declarations` });
@@ -588,7 +589,7 @@ function collectItem(v: JsonValue, p: string, slots: Slot[], diags: Diagnostic[]
       return;
     }
     case 'openai-functions': {
-      diags.push(...validateWrapper(CONTAINER_SCHEMAS['openai-functions'], o, { pointer: p, skip: ['/functions'] }));
+      pushAll(diags, validateWrapper(CONTAINER_SCHEMAS['openai-functions'], o, { pointer: p, skip: ['/functions'] }));
       (o.get('functions') as readonly JsonValue[]).forEach((d, i) => {
         const q = `${p}/functions/${i}`;
         if (isJsonObject(d)) slots.push({ value: d, pointer: q, format: 'openai-functions' });
@@ -636,15 +637,13 @@ function readSlot(slot: Slot, index: number, diags: Diagnostic[]): ToolDefinitio
 
   // (the options and their paths are made only for a wrapper that fails its schema)
   if (!wrapperValid(TOOL_SCHEMAS[format], wrapper)) {
-    diags.push(
-      ...validateWrapper(TOOL_SCHEMAS[format], wrapper, {
+    pushAll(diags, validateWrapper(TOOL_SCHEMAS[format], wrapper, {
         pointer: p,
         tool,
         skip: [`${bodyPath}/name`, ...(body ? [] : [bodyPath])],
         descriptionPath: `${bodyPath}/description`,
         ...(KEEPS_EXTRA.has(format) ? { keptIn: bodyPath } : {}),
-      }),
-    );
+      }));
   }
   if (!body) {
     diags.push({

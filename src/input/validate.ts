@@ -250,28 +250,42 @@ function knownKeys(schema: TSchema): string[] {
 
 /** The closest known key within edit distance 2 (for typos such as `paramters`). */
 function closest(key: string, known: readonly string[]): string | undefined {
+  // the same unknown key comes back in every tool of a large list: each answer is kept (a bounded cache)
+  const cacheKey = `${known.join('\u0000')}\u0000\u0000${key}`;
+  if (CLOSEST.has(cacheKey)) return CLOSEST.get(cacheKey);
   let best: string | undefined;
   let bestD = 3;
+  const lower = key.toLowerCase();
   for (const k of known) {
-    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    const d = editDistance(lower, k.toLowerCase());
     if (d < bestD) {
       best = k;
       bestD = d;
     }
   }
+  if (CLOSEST.size >= 10_000) CLOSEST.clear();
+  CLOSEST.set(cacheKey, best);
   return best;
 }
-/** Optimal string alignment distance (a transposition counts as one edit). */
+const CLOSEST = new Map<string, string | undefined>();
+
+/** Optimal string alignment distance (a transposition counts as one edit); 3 for any distance above 2. */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // three rows of the table: i - 2, i - 1, i
+  let before = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2] + 1);
+      row[j] = v;
     }
+    [before, prev, row] = [prev, row, before];
   }
-  return d[a.length][b.length];
+  return prev[b.length];
 }
 
 function unescapeToken(t: string): string {

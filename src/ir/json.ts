@@ -427,8 +427,12 @@ export function escapePointerToken(token: string): string {
 export function fromJs(value: unknown, pointer = ''): JsonValue {
   // a lossless JsonValue already (what parseJson makes): the conversion would only copy it
   if (isLossless(value)) return value as JsonValue;
+  // iterative (a frame per open array, Map, object or toJSON result), so that any depth converts;
+  // the values are read in the order a recursive walk reads them, and the first problem is thrown
   const seen = new Set<object>();
-  const go = (v: unknown, p: string): JsonValue => {
+  const stack: FromJsFrame[] = [];
+  /** The value of a scalar, or PENDING after pushing the frame of a container. */
+  const start = (v: unknown, p: string): JsonValue | typeof PENDING => {
     if (v === null) return null;
     switch (typeof v) {
       case 'string':
@@ -449,30 +453,102 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
     if (o instanceof JsonNumber) return o;
     if (seen.has(o)) throw new JsValueError('the value refers to itself (a cycle)', p);
     seen.add(o);
-    try {
-      if (Array.isArray(o)) return o.map((x, k) => (x === undefined ? null : go(x, `${p}/${k}`)));
-      if (o instanceof Map) {
-        const m = new Map<string, JsonValue>();
-        for (const [k, x] of o) {
-          if (typeof k !== 'string') throw new JsValueError('a Map key is not a string', p);
-          if (x !== undefined) m.set(k, go(x, `${p}/${escapePointerToken(k)}`));
-        }
-        return m;
-      }
+    if (Array.isArray(o)) stack.push({ kind: 'array', o, p, i: 0, out: [], key: '', entries: undefined, keys: undefined, result: null });
+    else if (o instanceof Map) stack.push({ kind: 'map', o, p, i: 0, out: new Map(), key: '', entries: (o as Map<unknown, unknown>).entries(), keys: undefined, result: null });
+    else {
       const toJSON = (o as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') return go(toJSON.call(o), p);
-      const m = new Map<string, JsonValue>();
-      for (const k of Object.keys(o)) {
-        const x = (o as Record<string, unknown>)[k];
-        if (x !== undefined) m.set(k, go(x, `${p}/${escapePointerToken(k)}`));
-      }
-      return m;
-    } finally {
-      seen.delete(o);
+      if (typeof toJSON === 'function') stack.push({ kind: 'wrap', o, p, i: 0, out: null, key: '', entries: undefined, keys: [toJSON.call(o)], result: null });
+      else stack.push({ kind: 'object', o, p, i: 0, out: new Map(), key: '', entries: undefined, keys: Object.keys(o), result: null });
     }
+    return PENDING;
   };
-  return go(value, pointer);
+  let last = start(value, pointer);
+  while (stack.length) {
+    const f = stack[stack.length - 1];
+    // the value just converted goes where the frame asked for it
+    if (last !== PENDING) {
+      if (f.kind === 'array') (f.out as JsonValue[])[f.i - 1] = last;
+      else if (f.kind === 'wrap') f.result = last;
+      else (f.out as Map<string, JsonValue>).set(f.key, last);
+      last = PENDING;
+    }
+    let next: unknown = undefined;
+    let nextPointer = '';
+    let found = false;
+    switch (f.kind) {
+      case 'array': {
+        const a = f.o as unknown[];
+        const out = f.out as JsonValue[];
+        while (f.i < a.length && !found) {
+          const k = f.i++;
+          // a hole stays a hole (as Array.prototype.map leaves it); undefined is null
+          if (!(k in a)) continue;
+          const x = a[k];
+          if (x === undefined) out[k] = null;
+          else (next = x), (nextPointer = `${f.p}/${k}`), (found = true);
+        }
+        if (!found) out.length = a.length;
+        break;
+      }
+      case 'map': {
+        const entries = f.entries as Iterator<[unknown, unknown]>;
+        for (let r = entries.next(); !r.done; r = entries.next()) {
+          const [k, x] = r.value;
+          if (typeof k !== 'string') throw new JsValueError('a Map key is not a string', f.p);
+          if (x !== undefined) {
+            f.key = k;
+            next = x;
+            nextPointer = `${f.p}/${escapePointerToken(k)}`;
+            found = true;
+            break;
+          }
+        }
+        break;
+      }
+      case 'object': {
+        const keys = f.keys as string[];
+        while (f.i < keys.length && !found) {
+          const k = keys[f.i++];
+          const x = (f.o as Record<string, unknown>)[k];
+          if (x !== undefined) (f.key = k), (next = x), (nextPointer = `${f.p}/${escapePointerToken(k)}`), (found = true);
+        }
+        break;
+      }
+      case 'wrap':
+        if (f.i === 0) (f.i = 1), (next = (f.keys as unknown[])[0]), (nextPointer = f.p), (found = true);
+        break;
+    }
+    if (found) {
+      last = start(next, nextPointer);
+      continue;
+    }
+    // the frame is done: its value goes to the frame below
+    stack.pop();
+    seen.delete(f.o);
+    last = f.kind === 'wrap' ? f.result : (f.out as JsonValue);
+  }
+  return last as JsonValue;
 }
+
+/** What fromJs still has to do for one container: its kind, where it stands, its output, the next entry. */
+interface FromJsFrame {
+  readonly kind: 'array' | 'map' | 'object' | 'wrap';
+  readonly o: object;
+  readonly p: string;
+  /** The next element (array), key (object) to read; wrap: 1 once the toJSON result was started. */
+  i: number;
+  readonly out: JsonValue[] | Map<string, JsonValue> | null;
+  /** The key the value being converted goes to (Map, object). */
+  key: string;
+  readonly entries: Iterator<[unknown, unknown]> | undefined;
+  /** The object's keys; wrap: the toJSON result. */
+  readonly keys: readonly unknown[] | undefined;
+  /** wrap: the converted toJSON result. */
+  result: JsonValue;
+}
+
+/** Returned by fromJs' start for a container whose frame was pushed. */
+const PENDING: unique symbol = Symbol('pending');
 
 /** Deeper than this, isLossless gives up (fromJs then tells a cycle from depth). */
 const LOSSLESS_MAX_DEPTH = 10_000;

@@ -7,7 +7,7 @@
  */
 import { isCompileError, type Diagnostic } from '../diagnostics.js';
 import { chatTemplateType } from '../emit/chat-template/types.js';
-import { escapePointerToken, isJsonArray, isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
+import { escapePointerToken, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { IrNode, IrTool } from '../ir/nodes.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
 import { renderChatTemplateDeveloper } from '../messages/chat-template.js';
@@ -15,21 +15,13 @@ import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { toolFieldPointer } from '../input/types.js';
 import { DEFAULT_LIMITS } from '../lower/context.js';
 import { checkConstraints, checkControlTokens, checkPropertyName, hasLineBreak, quote, type Reporter } from './report.js';
+import { pyTruthy } from '../emit/python/values.js';
 
 /** Where a schema sits: a top-level parameter, a nested property, array items, a oneOf variant. */
 type Position = 'top' | 'nested' | 'items' | 'variant';
 
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 
-/** Python truthiness of a JSON value (absent is false). */
-function truthy(v: JsonValue | undefined): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v === 'string') return v.length > 0;
-  if (typeof v === 'boolean') return v;
-  if (isJsonNumber(v)) return v.value !== 0;
-  if (isJsonArray(v)) return v.length > 0;
-  return v.size > 0;
-}
 
 /** Lint one tool under the chat template; template failures and JavaScript-engine notes come from the printer. */
 export function lintChatTemplateTool(ir: IrTool, r: Reporter, diagnostics: Diagnostic[]): void {
@@ -74,7 +66,7 @@ class TemplateLint {
   root(params: JsonValue | undefined): void {
     if (params === undefined || params === null) return;
     const props = isJsonObject(params) ? params.get('properties') : undefined;
-    if (!isJsonObject(params) || !truthy(props) || !isJsonObject(props)) {
+    if (!isJsonObject(params) || !pyTruthy(props) || !isJsonObject(props)) {
       const said = isJsonObject(params) ? [...params.keys()].filter((k) => SAYS_SOMETHING.has(k) && saysSomething(k, params.get(k) as JsonValue)) : ['the schema'];
       const type = isJsonObject(params) ? params.get('type') : undefined;
       const what = typeof type === 'string' && type !== 'object' ? `a \`${type}\` schema` : `${said.map((k) => (k === 'the schema' ? k : `\`${k}\``)).join(', ')}`;
@@ -103,9 +95,9 @@ class TemplateLint {
       if (typeof d === 'string' && hasLineBreak(d)) this.r.at('lint/comment-newline', `${p}/description`, 'the description has several lines: the template writes `// ` before the first one only, so the others read as part of the schema');
       const dflt = spec.get('default');
       // beside an enum or a oneOf the default is added raw (only a string can be); elsewhere it is JSON
-      if (typeof dflt === 'string' && hasLineBreak(dflt) && (truthy(spec.get('enum')) || truthy(spec.get('oneOf')))) {
+      if (typeof dflt === 'string' && hasLineBreak(dflt) && (pyTruthy(spec.get('enum')) || pyTruthy(spec.get('oneOf')))) {
         this.r.at('lint/comment-newline', `${p}/default`, 'the default holds a line break: beside an enum or oneOf the template writes it raw after `// default: `, so the text after the break reads as part of the schema');
-      } else if (dflt !== undefined && !(truthy(spec.get('enum')) || truthy(spec.get('oneOf')))) this.jsonDefault(dflt, `${p}/default`);
+      } else if (dflt !== undefined && !(pyTruthy(spec.get('enum')) || pyTruthy(spec.get('oneOf')))) this.jsonDefault(dflt, `${p}/default`);
     }
     this.type(spec, p, 'top');
   }
@@ -130,11 +122,11 @@ class TemplateLint {
     const hasDefault = m.has('default');
     switch (pos) {
       case 'nested':
-        if (truthy(d)) this.r.at('lint/dropped-nested-description', `${p}/description`, 'the description of a nested property is not shown (the template prints descriptions of top-level parameters only)');
+        if (pyTruthy(d)) this.r.at('lint/dropped-nested-description', `${p}/description`, 'the description of a nested property is not shown (the template prints descriptions of top-level parameters only)');
         if (hasDefault) this.r.at('lint/dropped-nested-default', `${p}/default`, 'the default of a nested property is not shown (the template prints defaults of top-level parameters only)');
         break;
       case 'items':
-        if (truthy(d)) this.r.at('lint/dropped-description', `${p}/description`, 'the description of array items is not shown');
+        if (pyTruthy(d)) this.r.at('lint/dropped-description', `${p}/description`, 'the description of array items is not shown');
         if (hasDefault) this.r.at('lint/dropped-default', `${p}/default`, 'the default of array items is not shown');
         break;
       case 'variant':
@@ -181,7 +173,7 @@ class TemplateLint {
       return;
     }
     const oneOf = spec.get('oneOf');
-    if (truthy(oneOf) && isJsonArray(oneOf)) {
+    if (pyTruthy(oneOf) && isJsonArray(oneOf)) {
       oneOf.forEach((v, k) => this.type(v, `${p}/oneOf/${k}`, 'variant', k === oneOf.length - 1));
       if (nullable) this.r.at('lint/dropped-nullable', `${p}/nullable`, '`nullable: true` beside a oneOf is not shown');
       if (typeof type === 'string' && (spec.has('properties') || spec.has('enum'))) this.r.at('lint/ignored-keyword', `${p}/type`, `\`type: "${type}"\` (with its properties or enum) beside oneOf is ignored: the template reads the oneOf`);
@@ -196,13 +188,13 @@ class TemplateLint {
       case 'integer':
       case 'boolean': {
         const en = spec.get('enum');
-        if (truthy(en) && isJsonArray(en)) this.r.at('lint/enum-as-type', `${p}/enum`, `the enum is shown as \`${type === 'boolean' ? 'boolean' : 'number'}\`: its values (${en.map((v) => JSON.stringify(v)).join(', ')}) are lost`);
+        if (pyTruthy(en) && isJsonArray(en)) this.r.at('lint/enum-as-type', `${p}/enum`, `the enum is shown as \`${type === 'boolean' ? 'boolean' : 'number'}\`: its values (${en.map((v) => JSON.stringify(v)).join(', ')}) are lost`);
         if (nullable) this.r.at('lint/dropped-nullable', `${p}/nullable`, `\`nullable: true\` is not shown for ${type === 'integer' ? 'an' : 'a'} ${type}`);
         break;
       }
       case 'object': {
         const props = spec.get('properties');
-        if (truthy(props) && isJsonObject(props)) {
+        if (pyTruthy(props) && isJsonObject(props)) {
           for (const [name, sub] of props) {
             const pp = `${p}/properties/${escapePointerToken(name)}`;
             checkPropertyName(this.r, name, pp);
@@ -223,7 +215,7 @@ class TemplateLint {
   /** Rule 4: a string enum's values joined raw between quotes; nullable ignored when there is an enum. */
   stringType(spec: JsonObject, p: string, nullable: boolean): void {
     const en = spec.get('enum');
-    if (!(truthy(en) && isJsonArray(en))) return;
+    if (!(pyTruthy(en) && isJsonArray(en))) return;
     en.forEach((v, i) => {
       if (typeof v !== 'string') {
         this.r.at('lint/enum-non-string-value', `${p}/enum/${i}`, `the value ${JSON.stringify(v)} of a string enum is printed as ${v === null ? '"None"' : `"${typeof v === 'boolean' ? (v ? 'True' : 'False') : JSON.stringify(v)}"`}, a string: the template joins the values as text`);
@@ -241,12 +233,12 @@ class TemplateLint {
       this.r.at('lint/any-tuple', p, 'a tuple (`prefixItems`, or `items` as an array) is shown as `any[]`: the positions and their types are lost');
       return;
     }
-    if (!isJsonObject(items) || !truthy(items)) return;
+    if (!isJsonObject(items) || !pyTruthy(items)) return;
     const ip = `${p}/items`;
     const it = items.get('type');
     if (typeof it === 'string' && SCALARS.has(it)) {
       const en = items.get('enum');
-      if (truthy(en)) this.r.at('lint/dropped-item-enum', `${ip}/enum`, `the items' enum is dropped: the template prints \`${it === 'integer' ? 'number' : it}[]\``);
+      if (pyTruthy(en)) this.r.at('lint/dropped-item-enum', `${ip}/enum`, `the items' enum is dropped: the template prints \`${it === 'integer' ? 'number' : it}[]\``);
       this.annotations(items, ip, 'items', true);
       checkConstraints(this.r, items, ip);
       if (items.get('nullable') === true) this.r.at('lint/dropped-nullable', `${ip}/nullable`, '`nullable: true` on scalar items is not shown');
@@ -259,7 +251,7 @@ class TemplateLint {
       return;
     }
     const oneOf = items.get('oneOf');
-    const union = isJsonArray(it) ? it.length > 1 : it !== 'array' && truthy(oneOf) && isJsonArray(oneOf) && oneOf.length > 1;
+    const union = isJsonArray(it) ? it.length > 1 : it !== 'array' && pyTruthy(oneOf) && isJsonArray(oneOf) && oneOf.length > 1;
     if (union && inner !== undefined) this.r.at('lint/array-union-precedence', ip, `the items are a union: the template prints \`${inner.replace(/\n/g, '')}[]\`, which reads as "the first types, or an array of the last"`);
     this.type(items, ip, 'items');
   }
@@ -315,10 +307,10 @@ class TemplateLint {
   /** Rule 2: a `type` list prints the names as written; nothing else of the schema. */
   typeList(spec: JsonObject, names: readonly JsonValue[], p: string, nullable: boolean): void {
     const lost: string[] = [];
-    if (names.includes('object') && truthy(spec.get('properties'))) lost.push('the properties');
-    if (names.includes('array') && truthy(spec.get('items'))) lost.push('the items');
-    if (truthy(spec.get('enum'))) lost.push('the enum values');
-    if (truthy(spec.get('oneOf'))) lost.push('the oneOf');
+    if (names.includes('object') && pyTruthy(spec.get('properties'))) lost.push('the properties');
+    if (names.includes('array') && pyTruthy(spec.get('items'))) lost.push('the items');
+    if (pyTruthy(spec.get('enum'))) lost.push('the enum values');
+    if (pyTruthy(spec.get('oneOf'))) lost.push('the oneOf');
     names.forEach((t, i) => {
       if (typeof t === 'string' && hasLineBreak(t)) this.r.at('lint/property-name-breaks-layout', `${p}/type/${i}`, `the type name ${quote(t)} is printed raw in the \`type\` list: its line break splits the property line`);
     });
@@ -331,7 +323,7 @@ class TemplateLint {
   extraKeys(m: JsonObject, p: string): void {
     const add = m.get('additionalProperties');
     if (add !== undefined && add !== true && add !== false) this.r.at('lint/dropped-additional-properties', `${p}/additionalProperties`, 'the `additionalProperties` schema is not shown: the model does not learn that other keys are allowed, nor their type');
-    if (isJsonObject(m.get('patternProperties')) && truthy(m.get('patternProperties'))) this.r.at('lint/dropped-additional-properties', `${p}/patternProperties`, '`patternProperties` are not shown: the model does not learn which other keys are allowed, nor their type');
+    if (isJsonObject(m.get('patternProperties')) && pyTruthy(m.get('patternProperties'))) this.r.at('lint/dropped-additional-properties', `${p}/patternProperties`, '`patternProperties` are not shown: the model does not learn which other keys are allowed, nor their type');
   }
 
   /** Keywords beside the branch the template took, which it never reads. */
@@ -341,7 +333,7 @@ class TemplateLint {
     }
     if (by === 'oneOf' || by === 'array' || by.startsWith('type: "object"')) {
       const en = m.get('enum');
-      if (truthy(en)) this.r.at('lint/ignored-keyword', `${p}/enum`, `\`enum\` beside ${by === 'oneOf' ? 'oneOf' : `\`${by}\``} is ignored`);
+      if (pyTruthy(en)) this.r.at('lint/ignored-keyword', `${p}/enum`, `\`enum\` beside ${by === 'oneOf' ? 'oneOf' : `\`${by}\``} is ignored`);
     }
   }
 
@@ -376,7 +368,7 @@ const SAYS_SOMETHING = new Set(['type', 'properties', 'anyOf', 'oneOf', 'allOf',
 /** False for the values that say only "an object": `type: object`, empty `properties`, boolean `additionalProperties`. */
 function saysSomething(key: string, v: JsonValue): boolean {
   if (key === 'type') return v !== 'object';
-  if (key === 'properties') return truthy(v);
+  if (key === 'properties') return pyTruthy(v);
   if (key === 'additionalProperties') return typeof v !== 'boolean';
   return true;
 }

@@ -6,7 +6,7 @@
 import { countListedFindings } from './report.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonValue } from '../ir/json.js';
-import { readTools, type ToolsInput } from '../api/compile.js';
+import { asRead, type ToolsInput } from '../api/compile.js';
 import { lowerTool } from '../lower/index.js';
 import { lintChatTemplateTool } from './chat-template.js';
 import { lintHarmonyTool } from './harmony.js';
@@ -14,6 +14,7 @@ import { lintTemplateTool } from './template.js';
 import { isReadResult, standaloneTools, toolDocument } from '../build/tool-values.js';
 import { checkBrokenRefs, Reporter } from './report.js';
 import { LINT_FLAVORS, type Finding, type LintOptions, type LintResult } from './types.js';
+import { pushAll } from '../ir/arrays.js';
 
 export { LINT_FLAVORS, LINT_RULES, severityOf, type Finding, type LintCode, type LintFlavor, type LintOptions, type LintResult, type LintRule } from './types.js';
 
@@ -23,14 +24,14 @@ export { LINT_FLAVORS, LINT_RULES, severityOf, type Finding, type LintCode, type
  */
 export function lintTools(input: ToolsInput, options: LintOptions = {}): LintResult {
   const flavors = options.flavors ?? (options.template !== undefined ? [] : LINT_FLAVORS);
-  const read = readTools(input);
+  const read = asRead(input);
   const diagnostics: Diagnostic[] = [...read.diagnostics];
   const findings: Finding[] = [];
   // a given template renders each tool's own value (as the inventory does), read alone
   const values = options.template !== undefined ? standaloneTools(isReadResult(input) ? undefined : toolDocument(input), read.tools) : [];
   for (const [i, def] of read.tools.entries()) {
     const lowered = lowerTool(def);
-    diagnostics.push(...lowered.diagnostics);
+    pushAll(diagnostics, lowered.diagnostics);
     // the lowering resolves every $ref once: the ones that resolve to nothing are lint errors
     const brokenRefs = new Set(lowered.diagnostics.filter((d) => d.code === 'schema/unresolved-ref').map((d) => d.path));
     for (const flavor of LINT_FLAVORS) {

@@ -6,6 +6,7 @@
  * marker missing from the tool's catalog is a description the model never sees.
  */
 import { isCompileError, type Diagnostic } from '../diagnostics.js';
+import { CONTROL_TOKEN_CODE } from '../input/control-tokens.js';
 import { readTools } from '../api/compile.js';
 import { renderCatalog } from '../api/render.js';
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
@@ -45,9 +46,9 @@ function inputPointer(def: ToolDefinition, rest: string): string {
   return `${def.pointer}${r}`;
 }
 
-/** The tools section of one tool value under the template, or the CompileError it raises. */
-function catalogOf(value: JsonValue, options: LintOptions): string {
-  return renderCatalog(readTools([value]), { template: options.template!, ...(options.model !== undefined ? { model: options.model } : {}) }).text;
+/** The tools section of one tool value under the template (and what rendering it noticed), or the CompileError it raises. */
+function catalogOf(value: JsonValue, options: LintOptions): { text: string; diagnostics: readonly Diagnostic[] } {
+  return renderCatalog(readTools([value]), { template: options.template!, ...(options.model !== undefined ? { model: options.model } : {}) });
 }
 
 /**
@@ -57,7 +58,10 @@ function catalogOf(value: JsonValue, options: LintOptions): string {
 export function lintTemplateTool(value: JsonValue, options: LintOptions, r: Reporter, diagnostics: Diagnostic[]): void {
   const label = options.template?.name ?? 'the chat template';
   try {
-    catalogOf(value, options);
+    // the family's control strings in the tool's text, as render --model says them (at the input's pointers)
+    for (const d of catalogOf(value, options).diagnostics) {
+      if (d.code === CONTROL_TOKEN_CODE) diagnostics.push({ ...d, path: inputPointer(r.def, d.path.replace(/^\/0(?=\/|$)/, '')) });
+    }
   } catch (e) {
     if (!isCompileError(e)) throw e;
     const fails = e.diagnostics.filter((d) => d.code === 'template/fails');
@@ -70,7 +74,7 @@ export function lintTemplateTool(value: JsonValue, options: LintOptions, r: Repo
   if (!marks.length) return;
   let text: string;
   try {
-    text = catalogOf(marked, options).toLowerCase();
+    text = catalogOf(marked, options).text.toLowerCase();
   } catch (e) {
     if (!isCompileError(e)) throw e;
     diagnostics.push({ code: 'lint/template-not-checked', severity: 'info', tool: r.def.name, path: r.def.pointer, message: `${label} raises on this tool with its descriptions replaced by markers: which descriptions it prints is not known` });

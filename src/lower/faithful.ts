@@ -17,6 +17,7 @@ import { normalizeGeminiSchema } from '../input/normalize.js';
 import type { ToolDefinition } from '../input/types.js';
 import { EMPTY_META, type IrAny, type IrEnum, type IrIntersection, type IrMeta, type IrNode, type IrObject, type IrProperty, type IrRef, type IrTool, type IrUnion } from '../ir/nodes.js';
 import { lowerTool, type LowerOptions } from './index.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** Options of the faithful rewrite. */
 export interface FaithfulOptions {
@@ -179,7 +180,7 @@ function rewriteIntersection(n: IrIntersection, ctx: Ctx): IrNode {
   const members: IrNode[] = [];
   for (const m of n.members.map((x) => rewrite(x, ctx))) {
     // nested allOfs flatten (their annotations join the outer ones below)
-    if (m.kind === 'intersection') members.push(...m.members.map((x, k) => (k === 0 ? withOuter(x, m.meta, m.nullable) : x)));
+    if (m.kind === 'intersection') pushAll(members, m.members.map((x, k) => (k === 0 ? withOuter(x, m.meta, m.nullable) : x)));
     else members.push(m);
   }
   return simplifyAll(members, n.pointer, n.meta, n.nullable);

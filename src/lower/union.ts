@@ -1,6 +1,6 @@
 /** oneOf, anyOf, allOf and `type` arrays. */
 import { isJsonArray, type JsonArray, type JsonObject } from '../ir/json.js';
-import { EMPTY_META, type IrBase, type IrIntersection, type IrNode, type IrUnion } from '../ir/nodes.js';
+import { EMPTY_META, type IrBase, type IrIntersection, type IrUnion } from '../ir/nodes.js';
 import type { LowerContext } from './context.js';
 import { lowerAt, lowerByTypeName } from './index.js';
 

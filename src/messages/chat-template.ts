@@ -16,6 +16,7 @@ import { pyContains } from '../emit/python/jinja.js';
 import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { plainType, pyStr, pyTruthy, pyType } from '../emit/python/values.js';
 import { fromJs, isJsonArray, isJsonObject, isWellFormed, type JsonObject, type JsonValue } from '../ir/json.js';
+import { pushAll } from '../ir/arrays.js';
 
 export type { ChatTemplateText, ChatTemplateTool } from '../emit/chat-template/catalog.js';
 
@@ -357,7 +358,7 @@ export function renderChatTemplateConversation(request: ChatTemplateConversation
     if (tools.length > 0) {
       const print = () => emitChatTemplateNamespace(tools);
       const ns = request.keepNamespace !== undefined ? request.keepNamespace(print) : print();
-      diagnostics.push(...ns.diagnostics);
+      pushAll(diagnostics, ns.diagnostics);
       catalog = `# Tools\n\n${ns.text}`;
       spans.push({ start: text.length + dev.length, end: text.length + dev.length + catalog.length, source: 'catalog' });
       dev += catalog;

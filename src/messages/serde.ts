@@ -15,6 +15,7 @@ import { renderConversation, type ConversationOptions } from './conversation.js'
 import { renderHarmonyDeveloperContent } from './developer.js';
 import type { HarmonyMessage } from './envelope.js';
 import { renderHarmonySystemContent } from './system.js';
+import { pushAll } from '../ir/arrays.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,7 +35,7 @@ function namespaceOf(key: string, v: unknown, pointer: string, diagnostics: Diag
       pointer: p,
       parametersPointer: `${p}/parameters`,
     });
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     return r.tool;
   });
   const description = str(cfg.description);

@@ -39,6 +39,8 @@ export interface ReportOptions extends InventoryOptions {
    * Default: inline up to 200 tools.
    */
   readonly inlinePanels?: boolean;
+  /** Told what is being done, and how far (`done` of `total` tools) where it is counted: for a progress line. */
+  readonly onProgress?: (what: string, done?: number, total?: number) => void;
 }
 
 /** One finding as the page lists it: under the flavors that say it, with the schema text its pointer points at. */
@@ -153,19 +155,22 @@ export function countedRendering(options: InventoryOptions): string {
 export async function reportModel(input: ToolsInput, options: ReportOptions = {}): Promise<ReportModel> {
   const columns = options.columns ?? reportColumns(options);
   const lint = options.lint === false ? [] : (options.lint ?? lintOfColumns(columns));
-  const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, ...inventoryOptions } = options;
+  const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, onProgress, ...inventoryOptions } = options;
+  onProgress?.('counting tokens and linting');
   const inv = await inventory(input, { ...inventoryOptions, lint });
-  const costs = await columnCosts(input, columns, inventoryOptions, inv);
+  const costs = await columnCosts(input, columns, inventoryOptions, inv, onProgress);
 
   const read = asRead(input);
   const doc = input === read ? undefined : documentOf(input); // what readTools returned: no document to cut tools from
   const values = standaloneTools(doc, read.tools);
   const printers = columns.map((c) => new ColumnPrinter(c));
   const diffed = diffedColumns(columns);
+  if (diffed) onProgress?.(`comparing ${columns[diffed[0]].name} and ${columns[diffed[1]].name}`);
   const diff = diffed ? diffFlavors(input, { a: diffed[2], b: diffed[3] }) : undefined;
   const noteOf = toolNotes(inv.diagnostics, read.tools);
 
   const tools: ReportTool[] = read.tools.map((def, i) => {
+    onProgress?.('rendering each tool', i, read.tools.length);
     const row = inv.tools[i];
     const alone = readAlone(values[i]);
     const entries: ColumnEntry[] = printers.map((p) => (alone ? p.entry(alone) : { error: 'this tool cannot be read alone' }));
@@ -228,13 +233,14 @@ function sameRender(column: ReportColumn, options: InventoryOptions): boolean {
 }
 
 /** The cost of each column that is a model: the inventory of the same tools under its render options and tokenizer. */
-async function columnCosts(input: ToolsInput, columns: readonly ReportColumn[], options: InventoryOptions, counted: Inventory): Promise<ColumnCost[]> {
+async function columnCosts(input: ToolsInput, columns: readonly ReportColumn[], options: InventoryOptions, counted: Inventory, onProgress?: ReportOptions['onProgress']): Promise<ColumnCost[]> {
   const out: ColumnCost[] = [];
   const { model: _m, template: _t, target: _g, flavor: _f, dialect: _d, tokenizer: _k, lowering: _l, ...shared } = options;
   for (const [k, c] of columns.entries()) {
     if (c.render === undefined) continue;
     let inv: Inventory;
     const same = k === 0 && sameRender(c, options);
+    if (!same) onProgress?.(`counting tokens on ${c.name}`);
     try {
       inv = same ? counted : await inventory(input, { ...shared, ...c.render, ...(c.tokenizer !== undefined ? { tokenizer: c.tokenizer } : {}), lint: false });
     } catch (e) {
@@ -291,11 +297,23 @@ function readAlone(value: JsonValue): ReadResult | undefined {
   }
 }
 
-/** Diagnostics by tool (by JSON Pointer: the tool's own or under it); the last list holds those of no tool. */
-function toolNotes(diagnostics: readonly Diagnostic[], tools: readonly ToolDefinition[]): Diagnostic[][] {
+/** Diagnostics by tool (by JSON Pointer: the tool's own or under it); the last list holds those of no tool. Exported for its test. */
+export function toolNotes(diagnostics: readonly Diagnostic[], tools: readonly ToolDefinition[]): Diagnostic[][] {
   const out: Diagnostic[][] = [...tools.map(() => []), []];
+  // each tool by its pointer (the first, where two share one): a diagnostic's tool is found by the
+  // prefixes of its path, not by a look at every tool (linear in tools and diagnostics)
+  const byPointer = new Map<string, number>();
+  tools.forEach((t, i) => {
+    if (!byPointer.has(t.pointer)) byPointer.set(t.pointer, i);
+  });
   for (const d of diagnostics) {
-    const i = tools.findIndex((t) => d.path === t.pointer || d.path.startsWith(`${t.pointer}/`));
+    let i = -1;
+    const take = (prefix: string) => {
+      const k = byPointer.get(prefix);
+      if (k !== undefined && (i < 0 || k < i)) i = k;
+    };
+    take(d.path);
+    for (let cut = d.path.lastIndexOf('/'); cut >= 0; cut = cut === 0 ? -1 : d.path.lastIndexOf('/', cut - 1)) take(d.path.slice(0, cut));
     out[i < 0 ? tools.length : i].push(d);
   }
   return out;

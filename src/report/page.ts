@@ -4,6 +4,7 @@ import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 import type { InventoryTokenizer } from '../inventory.js';
 import type { ColumnCost, ReportFinding, ReportModel, ReportTool } from './index.js';
 import { clip, escapeHtml as e, formatCount, fragmentText, markedText, plural, renderingHtml } from './html.js';
+import { maxOf } from '../ir/arrays.js';
 
 const MARK: Record<Severity, string> = { error: '\u2716', warning: '\u25B2', info: '\u2139\uFE0E' };
 const NOUN: Record<Severity, [string, string]> = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'infos'] };
@@ -44,8 +45,20 @@ function percent(part: number, whole: number): string {
 
 /** The whole page. */
 export function reportPage(m: ReportModel): string {
+  const parts: string[] = [];
+  for (const part of reportPageParts(m)) parts.push(part);
+  return parts.join('');
+}
+
+/**
+ * The whole page in parts, in order (their concatenation is `reportPage`): a row or a panel at a
+ * time, so that a page of any number of tools is written out without being held as one string
+ * (a string of JavaScript holds at most about 500 million characters: some 170,000 tools).
+ * `onTool` is told of each tool's panel as it is made (for progress).
+ */
+export function* reportPageParts(m: ReportModel, onTool?: (done: number, total: number) => void): Generator<string> {
   const title = `harmony-catalog report${m.source !== undefined ? `: ${m.source}` : ''}`;
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -69,9 +82,11 @@ ${options(m)}
 ${legend(m)}
 </header>
 <main>
-${table(m)}
-${panels(m)}
-${notes(m)}
+`;
+  yield* tableParts(m);
+  yield '\n';
+  yield* panelsParts(m, onTool);
+  yield `\n${notes(m)}
 </main>
 <footer>
 <p>Made by <code>harmony-catalog report</code>. One file: no network, nothing loaded from elsewhere; its script only sorts the table${m.costs.length > 1 ? ', switches the model the tokens are counted on' : ''} and opens panels. ${footerTokens(m)}</p>
@@ -207,24 +222,47 @@ function countOn(m: ReportModel, costs: readonly ColumnCost[]): string {
   return `<fieldset class="count-on noprint" id="count-on"><legend>Count the tokens on</legend>${buttons.join(' ')}</fieldset>`;
 }
 
-function table(m: ReportModel): string {
+/** The table of token shares: its heading and caption, then a row at a time. */
+function* tableParts(m: ReportModel): Generator<string> {
   const costs = switchable(m);
-  const max = Math.max(1, ...m.tools.map((t) => t.tokens));
+  const max = maxOf(m.tools.map((t) => t.tokens), 1);
   const cat = m.inventory.totals.catalog;
   const a = approx(m.inventory.tokenizer);
   let run = m.overhead;
   let placed = false;
-  const rows: string[] = [];
   const budgetRow = m.maxTokens === undefined ? '' : `<tr class="budget" role="row"><td role="cell" colspan="7">\u2500\u2500 Budget: ${formatCount(m.maxTokens)} catalog tokens (<code>--max-tokens</code>). Tools above this line fit, in this order (running total with the catalog's own <span class="cap-overhead">${formatCount(m.overhead)}</span>); tools below it go over. \u2500\u2500</td></tr>`;
+  const th = (key: string, label: string, numeric = false, sorted = false) =>
+    `<th scope="col" role="columnheader"${numeric ? ' class="n"' : ''} data-key="${key}"${sorted ? ' aria-sort="ascending"' : ''}><button type="button"><span class="label">${label}</span> <span class="ind" aria-hidden="true">${sorted ? '\u25B2' : '\u2195'}</span></button></th>`;
+  // what the script needs to count the table on another model: each model's catalog, overhead, largest tool
+  const costData = costs.length
+    ? ` data-costs="${e(JSON.stringify(costs.map((c) => ({ name: c.name, catalog: c.totals.catalog, overhead: c.overhead, max: maxOf(c.tools, 1), exact: c.tokenizer.exact }))))}" data-count-on="${costs.findIndex((c) => c.counted)}"`
+    : '';
+  const on = `<span class="cap-on">${costs.length ? ` on <code>${e(costs.find((c) => c.counted)?.name ?? '')}</code>` : ''}</span>`;
+  yield `<section aria-labelledby="share-h"><h2 id="share-h">Token share per tool</h2>
+<p class="noprint">Sort with the column headings (buttons: click, or Enter). A tool's name opens its panel: its renderings side by side and its findings.</p>
+${countOn(m, costs)}
+<p id="sort-status" class="sr" aria-live="polite"></p>
+<table class="share" id="share" role="table" data-overhead="${m.overhead}"${m.maxTokens !== undefined ? ` data-budget="${m.maxTokens}"` : ''}${costData} data-sorted="i ascending">
+<caption>${plural(m.tools.length, 'tool')}, <span class="cap-catalog">${a}${formatCount(cat)}</span> catalog tokens${on}. A bar is a tool's tokens against the largest tool's (<span class="cap-max">${formatCount(max)}</span>); the percentage, its share of the catalog; the running total adds the catalog's own <span class="cap-overhead">${formatCount(m.overhead)}</span> tokens and the tools above.</caption>
+<thead role="rowgroup"><tr role="row">${th('i', '#', true, true)}${th('name', 'Tool')}${th('params', 'Params', true)}${th('tokens', 'Tokens', true)}<th scope="col" role="columnheader" class="c-bar">Share</th><th scope="col" role="columnheader" class="n c-run">Running total</th>${th('findings', 'Findings')}</tr></thead>
+<tbody role="rowgroup">
+`;
+  // one row at a time, separated by line breaks
+  let first = true;
+  const row = (r: string) => {
+    const out = first ? r : `\n${r}`;
+    first = false;
+    return out;
+  };
   for (const t of m.tools) {
     if (m.maxTokens !== undefined && !placed && run + t.tokens > m.maxTokens) {
-      rows.push(budgetRow);
+      yield row(budgetRow);
       placed = true;
     }
     run += t.tokens;
     const over = m.maxTokens !== undefined && run > m.maxTokens;
     const perModel = costs.map((c, k) => ` data-t${k}="${c.tools[t.index] ?? 0}"`).join('');
-    rows.push(
+    yield row(
       `<tr class="tool${over ? ' over' : ''}" role="row" id="r-${t.index}" data-i="${t.index}" data-name="${e(t.name)}" data-params="${t.parameters}" data-tokens="${t.tokens}"${perModel} data-errors="${t.counts.errors}" data-warnings="${t.counts.warnings}" data-findings="${t.findings.length}">` +
         `<td role="cell" class="n">${t.index + 1}</td>` +
         `<td role="cell" class="name"><a href="#t-${t.index}">${markedText(t.name, t.controlTokens)}</a>${t.controlTokens.length ? CONTROL_TAG : ''}</td>` +
@@ -235,24 +273,8 @@ function table(m: ReportModel): string {
         `<td role="cell" class="findings">${compactCounts(t.counts)}</td></tr>`,
     );
   }
-  if (m.maxTokens !== undefined && !placed) rows.push(budgetRow);
-  const th = (key: string, label: string, numeric = false, sorted = false) =>
-    `<th scope="col" role="columnheader"${numeric ? ' class="n"' : ''} data-key="${key}"${sorted ? ' aria-sort="ascending"' : ''}><button type="button"><span class="label">${label}</span> <span class="ind" aria-hidden="true">${sorted ? '\u25B2' : '\u2195'}</span></button></th>`;
-  // what the script needs to count the table on another model: each model's catalog, overhead, largest tool
-  const costData = costs.length
-    ? ` data-costs="${e(JSON.stringify(costs.map((c) => ({ name: c.name, catalog: c.totals.catalog, overhead: c.overhead, max: Math.max(1, ...c.tools), exact: c.tokenizer.exact }))))}" data-count-on="${costs.findIndex((c) => c.counted)}"`
-    : '';
-  const on = `<span class="cap-on">${costs.length ? ` on <code>${e(costs.find((c) => c.counted)?.name ?? '')}</code>` : ''}</span>`;
-  return `<section aria-labelledby="share-h"><h2 id="share-h">Token share per tool</h2>
-<p class="noprint">Sort with the column headings (buttons: click, or Enter). A tool's name opens its panel: its renderings side by side and its findings.</p>
-${countOn(m, costs)}
-<p id="sort-status" class="sr" aria-live="polite"></p>
-<table class="share" id="share" role="table" data-overhead="${m.overhead}"${m.maxTokens !== undefined ? ` data-budget="${m.maxTokens}"` : ''}${costData} data-sorted="i ascending">
-<caption>${plural(m.tools.length, 'tool')}, <span class="cap-catalog">${a}${formatCount(cat)}</span> catalog tokens${on}. A bar is a tool's tokens against the largest tool's (<span class="cap-max">${formatCount(max)}</span>); the percentage, its share of the catalog; the running total adds the catalog's own <span class="cap-overhead">${formatCount(m.overhead)}</span> tokens and the tools above.</caption>
-<thead role="rowgroup"><tr role="row">${th('i', '#', true, true)}${th('name', 'Tool')}${th('params', 'Params', true)}${th('tokens', 'Tokens', true)}<th scope="col" role="columnheader" class="c-bar">Share</th><th scope="col" role="columnheader" class="n c-run">Running total</th>${th('findings', 'Findings')}</tr></thead>
-<tbody role="rowgroup">
-${rows.join('\n')}
-</tbody>
+  if (m.maxTokens !== undefined && !placed) yield row(budgetRow);
+  yield `\n</tbody>
 </table>
 </section>`;
 }
@@ -260,23 +282,27 @@ ${rows.join('\n')}
 /** Up to this many tools, the panels are in the page as HTML (found by the browser's search, printed, shown without script); above, each is filled in when opened. */
 export const INLINE_PANELS_UP_TO = 200;
 
-function panels(m: ReportModel): string {
+/** The tools' panels, one at a time: inline, or (many tools) the list of summaries, then each body as raw text the script fills in. */
+function* panelsParts(m: ReportModel, onTool?: (done: number, total: number) => void): Generator<string> {
   const inline = m.inlinePanels ?? m.tools.length <= INLINE_PANELS_UP_TO;
-  const list: string[] = [];
-  const data: string[] = [];
-  for (const t of m.tools) {
-    const { summary, body } = panel(m, t);
-    if (inline) list.push(`<details class="tool" id="t-${t.index}">${summary}<div class="panel">${body}</div></details>`);
-    else {
-      list.push(`<details class="tool" id="t-${t.index}">${summary}<div class="panel" data-fill="p-${t.index}"><p class="meta">This panel is filled in by the page's script when it is opened.</p></div></details>`);
-      // the panel's HTML is kept as raw text (not parsed into the page) until it is opened: a 2,000-tool page opens fast.
-      // it holds no "<" but its own tags (every string from the tools is escaped), so nothing in it can end the element
-      data.push(`<script type="text/x-panel" id="p-${t.index}">${body}</script>`);
-    }
+  const n = m.tools.length;
+  yield `<section aria-labelledby="tools-h"><div class="tools-head"><h2 id="tools-h">Tools</h2><button type="button" id="expand-all">Open all</button><button type="button" id="collapse-all">Close all</button></div>
+`;
+  for (const [k, t] of m.tools.entries()) {
+    const sep = k === 0 ? '' : '\n';
+    if (inline) {
+      yield `${sep}<details class="tool" id="t-${t.index}">${panelSummary(m, t)}<div class="panel">${panelBody(m, t)}</div></details>`;
+      onTool?.(k + 1, n);
+    } else yield `${sep}<details class="tool" id="t-${t.index}">${panelSummary(m, t)}<div class="panel" data-fill="p-${t.index}"><p class="meta">This panel is filled in by the page's script when it is opened.</p></div></details>`;
   }
-  return `<section aria-labelledby="tools-h"><div class="tools-head"><h2 id="tools-h">Tools</h2><button type="button" id="expand-all">Open all</button><button type="button" id="collapse-all">Close all</button></div>
-${list.join('\n')}
-</section>${data.length ? `\n${data.join('\n')}` : ''}`;
+  yield '\n</section>';
+  if (inline) return;
+  for (const [k, t] of m.tools.entries()) {
+    // the panel's HTML is kept as raw text (not parsed into the page) until it is opened: a 2,000-tool page opens fast.
+    // it holds no "<" but its own tags (every string from the tools is escaped), so nothing in it can end the element
+    yield `\n<script type="text/x-panel" id="p-${t.index}">${panelBody(m, t)}</script>`;
+    onTool?.(k + 1, n);
+  }
 }
 
 function diffSummary(m: ReportModel, t: ReportTool): string {
@@ -287,8 +313,14 @@ function diffSummary(m: ReportModel, t: ReportTool): string {
   return `<span class="meta">\u0394 differs between ${e(a)} and ${e(b)}</span>`;
 }
 
-function panel(m: ReportModel, t: ReportTool): { summary: string; body: string } {
+/** A tool's panel summary: its name, size and findings. */
+function panelSummary(m: ReportModel, t: ReportTool): string {
   const cat = m.inventory.totals.catalog;
+  return `<summary><span class="tname">${markedText(t.name, t.controlTokens)}</span>${t.controlTokens.length ? CONTROL_TAG : ''}<span class="meta">${plural(t.parameters, 'parameter')} \u00B7 ${plural(t.tokens, 'token')} (${e(percent(t.tokens, cat))} of the catalog)</span>${countBadges(t.counts)}${diffSummary(m, t)}</summary>`;
+}
+
+/** A tool's panel: its renderings side by side, its findings and notes. */
+function panelBody(m: ReportModel, t: ReportTool): string {
   const figures = m.columns.map((c, k) => {
     const entry = t.entries[k];
     const counted = c.name === m.counted ? ' <span class="meta">(tokens counted here)</span>' : '';
@@ -307,15 +339,12 @@ function panel(m: ReportModel, t: ReportTool): { summary: string; body: string }
     if (t.patch !== undefined) return `<p>The two differ; the unified diff (taken with the default render options):</p><pre class="frag">${markedText(t.patch, t.controlTokens)}</pre>`;
     return `<p><span class="chg-key">\u0394</span> marks the lines where <code>${e(a)}</code> and <code>${e(b)}</code> differ.</p>`;
   })();
-  return {
-    summary: `<summary><span class="tname">${markedText(t.name, t.controlTokens)}</span>${t.controlTokens.length ? CONTROL_TAG : ''}<span class="meta">${plural(t.parameters, 'parameter')} \u00B7 ${plural(t.tokens, 'token')} (${e(percent(t.tokens, cat))} of the catalog)</span>${countBadges(t.counts)}${diffSummary(m, t)}</summary>`,
-    body: `<p class="meta">At <code>${e(t.pointer || '/')}</code> in the input${t.title !== undefined ? `; title <q>${markedText(t.title, t.controlTokens)}</q>` : ''}. <a href="#r-${t.index}" class="noprint">Back to its row</a></p>
+  return `<p class="meta">At <code>${e(t.pointer || '/')}</code> in the input${t.title !== undefined ? `; title <q>${markedText(t.title, t.controlTokens)}</q>` : ''}. <a href="#r-${t.index}" class="noprint">Back to its row</a></p>
 <h3>What the model reads</h3>
 ${diffNote}
 <div class="cols">${figures.join('')}</div>
 ${findingsList(m, t)}
-${toolNotesList(t)}`,
-  };
+${toolNotesList(t)}`;
 }
 
 function findingsList(m: ReportModel, t: ReportTool): string {

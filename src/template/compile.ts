@@ -17,6 +17,7 @@ import type { CallArgs, Expr, FilterNode, Stmt, TemplateAst } from './ast.js';
 import { FILTERS, type FilterFn } from './filters.js';
 import { callAttr, callValue, getAttr, getItem, getSlice, Loop, Macro, Namespace, PyFunction, PyRange, Scope, sliceUndefined, unpack, type MacroBody } from './runtime.js';
 import { TESTS, type TestFn } from './tests.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** An expression compiled: its value in a scope. */
 export type Ev = (s: Scope) => PyObject;
@@ -798,7 +799,7 @@ function asConst(e: Expr): PyObject | typeof IMPOSSIBLE {
       }
       if (e.dynArgs !== null) {
         const d = asConst(e.dynArgs);
-        if (d === IMPOSSIBLE || attempt(() => (args.push(...pyIter(d)), null)) === IMPOSSIBLE) return IMPOSSIBLE;
+        if (d === IMPOSSIBLE || attempt(() => (pushAll(args, pyIter(d)), null)) === IMPOSSIBLE) return IMPOSSIBLE;
       }
       if (e.dynKwargs !== null) {
         const d = asConst(e.dynKwargs);
@@ -861,7 +862,7 @@ function compileArgs(c: CallArgs, w: Where): (s: Scope) => { args: PyObject[]; k
     const a = args.map((f) => f(s));
     let k: Map<string, PyObject> | undefined;
     for (const [key, f] of kwargs) (k ??= new Map()).set(key, f(s));
-    if (dynArgs) a.push(...pyIter(dynArgs(s)));
+    if (dynArgs) pushAll(a, pyIter(dynArgs(s)));
     if (dynKwargs) {
       const d = dynKwargs(s);
       if (!(d instanceof Map)) throw new JinjaError('TypeError', `argument after ** must be a mapping, not ${pyStr(d)}`);

@@ -7,6 +7,7 @@ import { JinjaError } from '../emit/python/errors.js';
 import { PyFloat } from '../emit/python/objects.js';
 import type { CallArgs, CallNode, CompareOp, Expr, FilterNode, Keyword, Stmt, TemplateAst } from './ast.js';
 import { OPERATOR_TEXT, syntaxError, tokenize, type Token } from './lexer.js';
+import { pushAll } from '../ir/arrays.js';
 
 const STATEMENT_KEYWORDS = new Set(['for', 'if', 'block', 'extends', 'print', 'macro', 'include', 'from', 'import', 'set', 'with', 'autoescape']);
 const COMPARE_OPERATORS = new Set(['eq', 'ne', 'lt', 'lteq', 'gt', 'gteq']);
@@ -164,7 +165,7 @@ class Parser {
           s.next();
           if (endTokens !== null && s.testAny(...endTokens)) return body;
           const rv = this.parseStatement();
-          if (Array.isArray(rv)) body.push(...rv);
+          if (Array.isArray(rv)) pushAll(body, rv);
           else body.push(rv as Stmt);
           s.expect('block_end');
         } else throw new Error('internal parsing error');

@@ -1,16 +1,19 @@
 /** Build: a module source exporting an AI SDK tool record with a zod schema, and an output that renders a conversation through a server. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '../../src/api/render.js';
 import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/shared.js';
 
+// one folder for the suite, removed after it (each run left an hc-build-* folder behind)
+const dir = mkdtempSync(join(tmpdir(), 'hc-build-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 describe('build', () => {
   it('reads zod schemas in an AI SDK record and renders a conversation output as the server builds it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hc-build-'));
     const zod = pathToFileURL(join(ROOT, 'node_modules/zod/index.js')).href;
     writeFileSync(join(dir, 'tools.mjs'), `import { z } from ${JSON.stringify(zod)};\nexport const tools = { get_weather: { description: 'Get the weather', inputSchema: z.object({ city: z.string().describe('City') }) } };\n`);
     const messages = [

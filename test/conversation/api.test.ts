@@ -201,3 +201,39 @@ describe('CLI', () => {
     expect(body.messages.length).toBeGreaterThan(4);
   });
 });
+
+describe('renderPrompt for the other families: messages and --server as renderRequest takes them', () => {
+  // vLLM and transformers hand the conversation to the family's template; renderPrompt and
+  // renderRequest are two doors to the same render (they once disagreed: renderPrompt refused --server)
+  for (const model of ['llama-3.1', 'qwen3', 'qwen3-coder', 'kimi-k2']) {
+    for (const server of ['transformers', 'vllm'] as const) {
+      it(`${model} ${server}`, () => {
+        // content "" beside the call: null is a TypeError in Qwen3's template under transformers (both doors say so)
+        const messages = CHAT.map((m) => (m.content === null ? { ...m, content: '' } : m));
+        const outcome = (f: () => { text: string }) => {
+          try {
+            return f().text;
+          } catch (e) {
+            return `error: ${(e as Error).message}`;
+          }
+        };
+        for (const m of [messages, CHAT]) {
+          const prompt = outcome(() => renderPrompt({ model, server, tools: JSON.parse(WEATHER), messages: m, date: '2025-08-05' }));
+          expect(prompt).toBe(outcome(() => renderRequest({ tools: JSON.parse(WEATHER), messages: m }, { model, server, date: '2025-08-05' })));
+        }
+        // the call and its result reach the prompt (Qwen3-Coder's template under transformers cannot take string arguments: Jinja2's TypeError)
+        const text = outcome(() => renderPrompt({ model, server, tools: JSON.parse(WEATHER), messages, date: '2025-08-05' }));
+        if (model === 'qwen3-coder' && server === 'transformers') expect(text).toMatch(/Can only get item pairs from a mapping/);
+        else expect(text).toMatch(/get_weather[^]*sunny/);
+      });
+    }
+  }
+  it('vLLM parses string arguments into an object (a warning); transformers hands them over as given', () => {
+    const codes = (server: 'vllm' | 'transformers') => renderPrompt({ model: 'qwen3', server, tools: JSON.parse(WEATHER), messages: CHAT.map((m) => (m.content === null ? { ...m, content: '' } : m)) }).diagnostics.map((d) => d.code);
+    expect(codes('vllm')).toContain('conversation/arguments-parsed');
+    expect(codes('transformers')).not.toContain('conversation/arguments-parsed');
+  });
+  it('a server of gpt-oss prompts is refused for a family, plainly', () => {
+    expect(() => renderPrompt({ model: 'qwen3', server: 'ollama', messages: CHAT })).toThrow(/transformers or vllm/);
+  });
+});

@@ -69,59 +69,75 @@ function at(doc, pointer) {
   return cur;
 }
 
-/** Every string (keys included) under a pointer that holds a spelling, with its pointer (a key's pointer is its member's). */
-function spellingPointers(api, doc, base, transform) {
+/**
+ * Every string (keys included) under a pointer that holds a spelling, with its pointer (a key's
+ * pointer is its member's). `spellings`: a family's (the xml dialects), else the generic ones.
+ * `level`: `params` for a parameters schema, `tag` for a tool's other keys: the keys the
+ * qwen3-coder template prints as tags (those, and each property's keywords) are checked as tags.
+ */
+function spellingPointers(api, doc, base, transform, spellings, level = 'plain') {
   const out = [];
   const raw = at(doc, base);
   const root = raw !== undefined && transform ? transform(raw) : raw;
   if (root === undefined) return out;
-  const stack = [[root, base]];
+  const options = spellings ? { spellings } : {};
+  const child = (l, k) => (l === 'params' && k === 'properties' ? 'props' : l === 'props' ? 'tag' : 'plain');
+  const stack = [[root, base, level]];
   while (stack.length) {
-    const [v, p] = stack.pop();
+    const [v, p, l] = stack.pop();
     if (typeof v === 'string') {
-      if (api.findControlTokens(v).length) out.push(p);
-    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${p}/${i}`]));
+      if (api.findControlTokens(v, options).length) out.push(p);
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${p}/${i}`, 'plain']));
     else if (v instanceof Map) {
       for (const [k, x] of v) {
         const q = `${p}/${ptr(k)}`;
-        if ((api.findControlTokensInKey ?? api.findControlTokens)(k).length) out.push(q);
-        stack.push([x, q]);
+        const tag = l === 'params' || l === 'tag';
+        if ((api.findControlTokensInKey ?? api.findControlTokens)(k, { ...options, tag }).length) out.push(q);
+        stack.push([x, q, child(l, k)]);
       }
     }
   }
   return out;
 }
 
+/** The family whose control strings join the policy for a config (the xml dialects but anthropic), if any. */
+export function configFamily(config) {
+  return config.target === 'xml' && config.dialect !== 'anthropic' ? config.dialect ?? 'qwen' : undefined;
+}
+
 /** The pointers the control-token policy must report for an input (the tool text of each tool the reader takes). */
-export function expectedControlPointers(api, doc, tools, normalizeGemini) {
+export function expectedControlPointers(api, doc, tools, normalizeGemini, family) {
   const out = new Set();
+  const spellings = family !== undefined && api.familyControlSpellings ? api.familyControlSpellings(family) : undefined;
+  const options = spellings ? { spellings } : {};
   for (const t of tools) {
     const body = at(doc, t.body);
     if (!(body instanceof Map)) continue;
     const name = body.get('name');
-    if (typeof name === 'string' && api.findControlTokens(name).length) out.add(`${t.body}/name`);
-    if (body.has('description')) for (const p of spellingPointers(api, doc, `${t.body}/description`)) out.add(p);
+    if (typeof name === 'string' && api.findControlTokens(name, options).length) out.add(`${t.body}/name`);
+    if (body.has('description')) for (const p of spellingPointers(api, doc, `${t.body}/description`, undefined, spellings)) out.add(p);
     // Gemini: parametersJsonSchema wins over parameters when both are set
     const key = t.parametersKey === 'parameters' && body.has('parametersJsonSchema') && body.has('parameters') ? 'parametersJsonSchema' : t.parametersKey;
     // Gemini `parameters` are read with their type names lower-cased (`</TOOLS>` is printed `</tools>`)
     const gemini = key === 'parameters' && /\/functionDeclarations\/\d+$/.test(t.body) && normalizeGemini ? normalizeGemini : undefined;
-    if (body.has(key)) for (const p of spellingPointers(api, doc, `${t.body}/${ptr(key)}`, gemini)) out.add(p);
+    if (body.has(key)) for (const p of spellingPointers(api, doc, `${t.body}/${ptr(key)}`, gemini, spellings, 'params')) out.add(p);
     // the other keys of an OpenAI / bare tool (`strict`, `cache_control`…) are kept for the qwen dialects, which print them
     if (t.parametersKey === 'parameters' && !/\/functionDeclarations\/\d+$/.test(t.body)) {
       const responses = body.get('type') === 'function' && !body.has('function');
       for (const [k, v] of body) {
         if (k === 'name' || k === 'description' || k === 'parameters' || (responses && k === 'type')) continue;
         const q = `${t.body}/${ptr(k)}`;
-        if ((api.findControlTokensInKey ?? api.findControlTokens)(k).length) out.add(q);
+        // printed as a tag by the qwen3-coder template
+        if ((api.findControlTokensInKey ?? api.findControlTokens)(k, { ...options, tag: true }).length) out.add(q);
         void v;
-        for (const p of spellingPointers(api, doc, q)) out.add(p);
+        for (const p of spellingPointers(api, doc, q, undefined, spellings)) out.add(p);
       }
     }
     if (t.titlePointer !== undefined) {
       const direct = body.get('title');
       const title = typeof direct === 'string' ? direct : at(doc, t.titlePointer);
       // the reader keeps the title, not where it was: it is reported at `title`
-      if (typeof title === 'string' && api.findControlTokens(title).length) out.add(`${t.body}/title`);
+      if (typeof title === 'string' && api.findControlTokens(title, options).length) out.add(`${t.body}/title`);
     }
   }
   return out;
@@ -365,7 +381,13 @@ export function checkSample(lib, sample, options) {
     return api.renderPart(input, { ...o, part: p });
   };
   const stats = { renders: 0, errors: 0 };
-  const expected = doc !== undefined ? expectedControlPointers(api, doc, sample.tools, lib.normalizeGemini) : new Set();
+  // the pointers the policy must report, per family whose control strings join it (the xml dialects)
+  const expectedByFamily = new Map();
+  const expectedFor = (config) => {
+    const family = configFamily(config);
+    if (!expectedByFamily.has(family)) expectedByFamily.set(family, doc !== undefined ? expectedControlPointers(api, doc, sample.tools, lib.normalizeGemini, family) : new Set());
+    return expectedByFamily.get(family);
+  };
   let compiled;
   try {
     compiled = api.compileTools(text, base);
@@ -375,6 +397,7 @@ export function checkSample(lib, sample, options) {
 
   CONFIGS.forEach((config, k) => {
     const what = `${configName(config)} ${part} (controlTokens ${policy})`;
+    const expected = expectedFor(config);
     const a = outcome(api, () => render(text, config), what);
     stats.renders++;
     if (k === pick % CONFIGS.length) {

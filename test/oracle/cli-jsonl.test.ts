@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { HAVE_SHARED, readJsonlPlain, sharedMissingNote, sharedPath } from '../support/shared.js';
 
-async function jsonl(argv: string[], stdin: string): Promise<Map<string, { text?: string; error?: string }>> {
+/** The output rows by id; the exit status is 1 exactly when some case failed (`failing`). */
+async function jsonl(argv: string[], stdin: string, failing = false): Promise<Map<string, { text?: string; error?: string }>> {
   const r = await runCli(argv, { stdin });
-  expect(r.code).toBe(0);
+  expect(r.code).toBe(failing ? 1 : 0);
   return new Map(r.out.trim().split('\n').map((l) => { const row = JSON.parse(l); return [row.id, row]; }));
 }
 
@@ -27,8 +28,8 @@ if (HAVE_SHARED) {
         // the template oracle renders each case with one user message "hi" and the generation prompt
         const lines = readFileSync(sharedPath(`oracles/inputs/${set}.jsonl`), 'utf8').trim().split('\n')
           .map((l) => `${l.slice(0, l.lastIndexOf('}'))}, "messages": [{"role": "user", "content": "hi"}], "completion": true}`).join('\n');
-        const got = await jsonl(['render', '-', '--jsonl', '--flavor', 'chat-template', '--date', '2025-08-05', '--quiet'], lines);
         const want = readJsonlPlain<{ id: string; prompt?: string; error?: string }>(sharedPath(`oracles/chat-template/${set}.jsonl`));
+        const got = await jsonl(['render', '-', '--jsonl', '--flavor', 'chat-template', '--date', '2025-08-05', '--quiet'], lines, want.some((w) => w.error !== undefined));
         const exact = want.filter((w) => (w.error !== undefined ? got.get(w.id)?.error !== undefined : got.get(w.id)?.text === w.prompt)).length;
         console.log(`render --jsonl chat-template ${set}: ${exact}/${want.length} exact`);
         expect(exact).toBe(want.length);

@@ -148,7 +148,7 @@ describe('harmony-catalog report: --model, --template and --tokenizer columns', 
     ]) {
       const r = await runCli(['report', weather, ...argv], { env: NO_CACHE });
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog --help' for usage\.\n$/);
+      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog report --help' for usage\.\n$/);
     }
   });
 });

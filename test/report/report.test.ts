@@ -265,7 +265,7 @@ describe('harmony-catalog report', () => {
     for (const argv of [['--flavor', 'vllm'], ['--max-tokens', 'many'], ['--dialect', 'qwen'], ['--model', 'nope'], ['--model', 'gpt-oss', '--flavor', 'ollama']]) {
       const r = await runCli(['report', weather, ...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog --help' for usage\.\n$/);
+      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog report --help' for usage\.\n$/);
     }
     const w = await runCli(['report', weather, '-o', join(dir, 'no/such/dir/r.html')]);
     expect(w.code).toBe(1);

@@ -91,6 +91,19 @@ syncBuiltinESMExports();
     }
   });
 
+  it('an MCP server that fails is one plain error and exit 1 in every command (the error classes hold across the bundle\'s chunks)', () => {
+    // the MCP source is a chunk of its own, with its own copy of CompileError: render once called
+    // this an internal error (exit 70)
+    for (const server of ['hc-no-such-program-xyz', `${process.execPath} -e process.exit(3)`]) {
+      for (const command of ['render', 'dump', 'lint', 'report', 'diff']) {
+        const r = run(BUNDLE, [command, '--mcp', server, ...(command === 'report' ? ['-o', join(tmp, 'r.html')] : [])]);
+        expect(r.stderr, `${command} ${server}`).not.toMatch(/internal error|Please report/);
+        expect(r.stderr, `${command} ${server}`).toMatch(/^error \[mcp\/(spawn-failed|exited)\]: MCP server /m);
+        expect(r.code, `${command} ${server}`).toBe(1);
+      }
+    }
+  });
+
   it('prints its version from the bundle (package.json is not read)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(run(BUNDLE, ['--version']).stdout).toBe(`${pkg.version}\n`);

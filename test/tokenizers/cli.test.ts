@@ -36,7 +36,7 @@ describe('harmony-catalog tokens', () => {
       const r = await runCli(argv, { stdin: 'x' });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.out).toBe('');
-      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog --help' for usage.\n$/);
+      expect(r.err).toMatch(/^harmony-catalog: .+\nRun 'harmony-catalog tokens --help' for usage.\n$/);
     }
     expect((await runCli(['tokens', join(tmp, 'nope.txt')])).code).toBe(2);
   });
@@ -73,11 +73,11 @@ describe('harmony-catalog tokens', () => {
     expect(gone.err).toContain(`error [tokenizer/not-found]: ${join(tmp, 'gone')}: no such tokenizer file or folder`);
   });
 
-  it('--jsonl: {"id", "text"} rows in, {"id", "count", "ids"?} rows out; a bad row is an {"id", "error"} row', async () => {
+  it('--jsonl: {"id", "text"} rows in, {"id", "count", "ids"?} rows out; a bad row is an {"id", "error"} row, and makes the exit status 1', async () => {
     const rows = [JSON.stringify({ id: 'a', text: 'hello world' }), '', JSON.stringify({ id: 2, text: '<think>' }), '{"id": "x", "text": ', JSON.stringify({ id: 'n', text: 5 }), '[1]'].join('\n');
     const r = await runCli(['tokens', '-', '--jsonl', '--tokenizer', toy], { stdin: rows });
-    expect(r.code).toBe(0);
-    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('harmony-catalog: 3 of 5 cases failed (their lines hold "error")\n');
     const out = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(out.slice(0, 2)).toEqual([{ id: 'a', count: 6 }, { id: 2, count: 1 }]);
     expect(out[2]).toMatchObject({ id: null, error: expect.stringContaining('line 4 is not JSON') });

@@ -15,6 +15,7 @@ import { plainType, pyTruthy } from '../python/values.js';
 import { fail, type ChatTemplateContext, type JsJinjaNote } from './context.js';
 import { NUMBER_CONCAT_NOTE, noteItemsProperty, noteNumbers } from './js-jinja.js';
 import { chatTemplateTypeIn, concatenated, descriptionOf, enumTruthy, isRequired, oneOfTruthy } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** One tool as the chat template needs it: the definition as written (it reads the raw description) and its IR. */
 export interface ChatTemplateTool {
@@ -172,7 +173,7 @@ export function emitChatTemplateNamespace(tools: readonly ChatTemplateTool[], na
       failed = true;
       diagnostics.push(failureDiagnostic(label, e));
     }
-    diagnostics.push(...ctx.jsNotes.map((n) => jsDiagnostic(label, n)));
+    pushAll(diagnostics, ctx.jsNotes.map((n) => jsDiagnostic(label, n)));
   });
   if (failed) throw new CompileError(diagnostics);
   return { text: `## ${name}\n\nnamespace ${name} {\n\n${chunks.join('')}} // namespace ${name}`, diagnostics };

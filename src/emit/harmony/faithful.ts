@@ -6,10 +6,8 @@
  * name that is not an identifier (`get-weather`) is printed as one (`get_weather`) under a
  * `// name: "get-weather"` line that gives the name to call.
  */
-import type { Diagnostic } from '../../diagnostics.js';
-import { throwIfErrors } from '../../diagnostics.js';
 import type { IrTool } from '../../ir/nodes.js';
-import { faithfulLowerTool, faithfulTool, type FaithfulOptions } from '../../lower/faithful.js';
+import { faithfulTool, type FaithfulOptions } from '../../lower/faithful.js';
 import { emitHarmonyNamespace, emitHarmonyToolsSection, type HarmonyNamespace, type NamespaceLayout } from './catalog.js';
 import { sanitizeIdentifier } from '../jsdoc/names.js';
 import { commentTextLines, harmonyType, type HarmonyRules } from './types.js';

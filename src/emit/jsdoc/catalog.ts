@@ -9,6 +9,7 @@ import { quoteJsonString } from '../../ir/json.js';
 import { commentLines, docBlock, docLines, escapeComment } from './doc.js';
 import { NameTable, isIdentifierName, sanitizeIdentifier, targetName } from './names.js';
 import { brokenAliasEdges, jsdocType, type JsdocScope } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** Options of the JSDoc catalog. */
 export interface JsdocCatalogOptions {
@@ -61,7 +62,7 @@ export function emitJsdocTool(tool: IrTool, name: string, table: NameTable): str
     brokenEdges: hasDefs ? brokenAliasEdges(tool.definitions) : NO_EDGES,
   };
   const doc = tool.description !== undefined ? commentLines(tool.description) : [];
-  if (name !== tool.name) doc.push(...nameTag(tool.name));
+  if (name !== tool.name) pushAll(doc, nameTag(tool.name));
   let out = docBlock(doc, INDENT);
   out += `${INDENT}type ${name} = ${parametersText(tool, scope)} => any;\n`;
   for (const [target, node] of tool.definitions) {

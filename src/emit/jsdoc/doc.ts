@@ -4,6 +4,7 @@
  */
 import { JsonNumber, quoteJsonString, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { EMPTY_META, type IrNode } from '../../ir/nodes.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** Every star-slash becomes `*\/`, so text can never close the comment it stands in (`\/` is also a valid JSON escape for `/`). */
 export function escapeComment(text: string): string {
@@ -70,7 +71,7 @@ function pushText(out: string[], name: string, v: string | undefined, dedupe: bo
   const lines: string[] = [];
   pushTag(lines, name, v);
   if (dedupe && out.includes(lines[0])) return;
-  out.push(...lines);
+  pushAll(out, lines);
 }
 
 /** Push the tags of `constraintTags`; `dedupe` once members sharing a pointer are visited. */
@@ -149,7 +150,7 @@ export function docLines(node: IrNode): readonly string[] {
     const tail: string[] = [];
     pushTail(node, tail);
     for (const l of docLines(partner)) if (l === '' || (!lines.includes(l) && !tail.includes(l))) lines.push(l);
-    if (own.default !== undefined || own.examples.length > 0) lines.push(...tail);
+    if (own.default !== undefined || own.examples.length > 0) pushAll(lines, tail);
   } else pushTail(node, lines);
   return lines.length ? lines : NO_LINES;
 }
@@ -174,7 +175,7 @@ function statesBounds(n: IrNode): boolean {
 /** Push a node's description, `@title`, `@deprecated`, `@readOnly`, `@writeOnly`, bounds and formats. */
 function pushHead(node: IrNode, out: string[]): void {
   const m = node.meta;
-  if (m.description !== undefined) out.push(...commentLines(m.description));
+  if (m.description !== undefined) pushAll(out, commentLines(m.description));
   if (m.title !== undefined) pushTag(out, 'title', m.title);
   if (m.deprecated) out.push('@deprecated');
   if (m.readOnly) out.push('@readOnly');

@@ -12,6 +12,7 @@ import { JsonNumber, jsonEquals, quoteJsonString, type JsonObject, type JsonValu
 import { EMPTY_META, type IrAnyReason, type IrEnum, type IrIntersection, type IrNode, type IrObject, type IrRef, type IrTuple } from '../../ir/nodes.js';
 import { compactJson, docBefore, docBlock, docLines, escapeComment, nullPartner } from './doc.js';
 import { propertyKey } from './names.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** How tightly printed type text binds: `A | B`, `A & B`, or anything that can take `[]` after it. */
 export type Prec = 0 | 1 | 2;
@@ -159,7 +160,7 @@ function membersOf(node: IrNode, scope: JsdocScope, guarded: boolean, withNull: 
     for (const v of node.variants) {
       // a null partner's comment lines are written with the union's (see docLines)
       const doc = v.pointer === node.pointer || v === partner ? [] : docLines(v);
-      if (doc.length === 0 && (v.kind === 'union' || v.kind === 'enum' || v.nullable)) out.push(...membersOf(v, scope, guarded, true));
+      if (doc.length === 0 && (v.kind === 'union' || v.kind === 'enum' || v.nullable)) pushAll(out, membersOf(v, scope, guarded, true));
       else out.push({ doc, print: (i) => jsdocType(v, i, scope, guarded) });
     }
   } else {

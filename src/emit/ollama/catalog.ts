@@ -19,6 +19,7 @@ import { decodeOllamaTool, type OllamaToolSource } from './decode.js';
 import { compareGoStrings, goString } from './gojson.js';
 import { isOllamaBuiltin, OllamaNameMap } from './names.js';
 import { ollamaTypeScriptType, ollamaViewFromIr, type OllamaToolView } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 export type { OllamaToolSource } from './decode.js';
 export { emitOllamaBuiltinSections } from './builtins.js';
@@ -71,7 +72,7 @@ export function ollamaCatalog(tools: readonly IrTool[], sources?: readonly Ollam
     const src = sources?.[i];
     if (src === undefined) return ollamaViewFromIr(t);
     const d = decodeOllamaTool(src, label(t.name, i));
-    diagnostics.push(...d.diagnostics);
+    pushAll(diagnostics, d.diagnostics);
     return d.view;
   });
   const map = new OllamaNameMap();

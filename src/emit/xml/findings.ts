@@ -10,6 +10,7 @@ import { childPointer } from '../python/errors.js';
 import { jinjaItem } from '../python/jinja.js';
 import { pyJsonDumps } from '../python/json.js';
 import { pyStr } from '../python/values.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** One string printed somewhere, with the JSON Pointer of the value (or of the member, for a key). */
 interface PrintedString {
@@ -100,7 +101,7 @@ export function hermesFindings(tool: ToolDefinition, f: Findings): void {
   const properties = jinjaItem(tool.parameters, 'properties');
   const schemaPrinted = isJsonObject(properties) && properties.size > 0;
   const strings = [...toolStrings(tool, schemaPrinted)];
-  if (!schemaPrinted && isJsonObject(properties)) strings.push(...stringsIn(properties, childPointer(tool.parametersPointer, 'properties')));
+  if (!schemaPrinted && isJsonObject(properties)) pushAll(strings, stringsIn(properties, childPointer(tool.parametersPointer, 'properties')));
   f.scan(tool, strings, ['</tools>'], (m) => `"${m}" printed inside the tool's line ends the <tools> block early`);
   toolCallValues(f, tool);
 }
