@@ -27,6 +27,7 @@ import { JsonSyntaxError, parseJson, toJs, type JsonValue } from '../ir/json.js'
 import { incompleteReason, markIncomplete } from './completeness.js';
 import { functionNameOf, isFunctionRecipient, normalizeRecipient, toolDefinitionsOf, type ToolsLike } from './openai.js';
 import type { HarmonyParseResult } from './types.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** A call to check: its name and arguments text, and where it came from when known. */
 export interface ToolCallInput {
@@ -429,10 +430,10 @@ export function schemaForAjv(parameters: JsonValue | undefined): unknown {
     const o = s as Record<string, unknown>;
     normalizeKeywords(o);
     for (const k of ONE) if (k in o) stack.push(o[k]);
-    for (const k of LIST) if (Array.isArray(o[k])) stack.push(...(o[k] as unknown[]));
+    for (const k of LIST) if (Array.isArray(o[k])) pushAll(stack, o[k] as unknown[]);
     for (const k of MAP) {
       const m = o[k];
-      if (typeof m === 'object' && m !== null && !Array.isArray(m)) stack.push(...Object.values(m));
+      if (typeof m === 'object' && m !== null && !Array.isArray(m)) pushAll(stack, Object.values(m));
     }
   }
   return root;

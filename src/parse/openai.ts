@@ -38,6 +38,7 @@ import type { ToolDefinition } from '../input/types.js';
 import type { HarmonyOpenMessage, HarmonyParseError, HarmonyParseResult, HarmonyStopToken, ParsedHarmonyMessage } from './types.js';
 import { incompleteReason, markIncomplete } from './completeness.js';
 import { PythonException, PythonJsonDecodeError, pythonJsonDumps, pythonJsonLoads } from '../emit/python/json-loads.js';
+import { pushAll } from '../ir/arrays.js';
 
 // ---------------------------------------------------------------------------------------
 // Types
@@ -685,14 +686,12 @@ export function eventsFromParse(parsed: HarmonyParseResult): HarmonyStreamEvent[
 export function chatCompletionChunks(parsed: HarmonyParseResult, options: ChatCompletionStreamOptions & { readonly finishReason?: 'stop' | 'length' } = {}): { chunks: ChatCompletionStreamItem[]; diagnostics: readonly Diagnostic[] } {
   const stream = createChatCompletionStream(options);
   const chunks: ChatCompletionStreamItem[] = [];
-  for (const e of eventsFromParse(parsed)) chunks.push(...stream.push(e));
-  chunks.push(
-    ...stream.end({
+  for (const e of eventsFromParse(parsed)) pushAll(chunks, stream.push(e));
+  pushAll(chunks, stream.end({
       ...(options.finishReason !== undefined ? { finishReason: options.finishReason } : {}),
       ...(parsed.lastToken !== undefined ? { lastToken: parsed.lastToken } : {}),
       ...(parsed.open !== undefined ? { open: parsed.open } : {}),
-    }),
-  );
+    }));
   return { chunks, diagnostics: stream.diagnostics };
 }
 

@@ -6,66 +6,28 @@
  * parser; a divergence is listed by id with its reason, never hidden.
  */
 import { describe, expect, it } from 'vitest';
-import { serverResponse } from '../../src/parse/families/index.js';
 import { SERVER_PARSERS } from '../../src/parse/families/registry.js';
-import type { ParserResult } from '../../src/parse/families/types.js';
-import { readParseTools } from '../../src/parse/xml/tools.js';
+import { oracleRun } from '../parse/families/oracle-rows.js';
 import { HAVE_SHARED, readJsonlPlain, sharedMissingNote, sharedPath } from '../support/shared.js';
 
-interface Input {
-  id: string;
-  family: string;
-  output: string;
-  tools: unknown[];
-  servers: string[];
-}
-interface Expected {
-  id: string;
-  expected: Record<string, { file: string; commit: string; parser_result: Record<string, unknown>; server: { content: string | null; tool_calls: { name: string; arguments: string }[] | null } }>;
-}
-
-/** Known divergences: `server:parser id` → reason. */
+/** Known divergences: `server:parser id` → reason (none). */
 const KNOWN: Readonly<Record<string, string>> = {};
 
-/** The parser result as the oracle records it. */
-function recorded(server: string, r: ParserResult): Record<string, unknown> {
-  if (r.exception !== undefined) return { _exception: r.exception };
-  const calls = r.tool_calls.map((c) => ({ arguments: c.arguments, name: c.name }));
-  return server === 'sglang' ? { content: r.content, has_tool_call: r.has_tool_call, tool_calls: calls, tools_called: r.tools_called } : { content: r.content, tool_calls: calls, tools_called: r.tools_called };
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
-}
-
 if (HAVE_SHARED) {
-  const inputs = readJsonlPlain<Input>(sharedPath('oracles/family-parse/inputs.jsonl'));
-  const expected = new Map(readJsonlPlain<Expected>(sharedPath('oracles/family-parse/expected.jsonl')).map((e) => [e.id, e.expected]));
+  const inputs = readJsonlPlain<{ servers: string[] }>(sharedPath('oracles/family-parse/inputs.jsonl'));
+  const commits = new Set(readJsonlPlain<{ expected: Record<string, { commit: string }> }>(sharedPath('oracles/family-parse/expected.jsonl')).flatMap((e) => Object.entries(e.expected).map(([k, v]) => `${k} ${v.commit}`)));
   const keys = [...new Set(inputs.flatMap((i) => i.servers))].sort();
   describe('family-parse oracle: every server parser', () => {
     for (const key of keys) {
       it(key, () => {
-        const [server, name] = key.split(':') as ['vllm' | 'sglang', string];
         const entry = SERVER_PARSERS.get(key);
         expect(entry, `no parser registered as ${key}`).toBeDefined();
-        let exact = 0;
-        let total = 0;
-        const wrong: string[] = [];
-        const known: string[] = [];
-        for (const input of inputs.filter((i) => i.servers.includes(key))) {
-          const want = expected.get(input.id)![key];
-          total++;
-          const tools = readParseTools(input.tools).tools;
-          const got = entry!.parse(input.output, tools);
-          expect(want.commit).toBe(entry!.commit);
-          const same = JSON.stringify(sortKeys(recorded(server, got))) === JSON.stringify(sortKeys(want.parser_result)) && JSON.stringify(sortKeys(serverResponse(server, input.output, got))) === JSON.stringify(sortKeys({ content: want.server.content, tool_calls: want.server.tool_calls }));
-          if (same) exact++;
-          else if (KNOWN[`${key} ${input.id}`]) known.push(`${input.id}: ${KNOWN[`${key} ${input.id}`]}`);
-          else wrong.push(`${input.id}\n  want ${JSON.stringify(sortKeys(want.parser_result))} ${JSON.stringify(want.server)}\n  got  ${JSON.stringify(sortKeys(recorded(server, got)))} ${JSON.stringify(serverResponse(server, input.output, got))}`);
-        }
-        console.log(`family-parse ${key} (${name}): ${exact}/${total} exact${known.length ? `; known: ${known.join('; ')}` : ''}`);
+        // the behaviour follows the commit the oracle ran
+        expect([...commits].filter((c) => c.startsWith(`${key} `))).toEqual([`${key} ${entry!.commit}`]);
+        const r = oracleRun(key, (text, tools) => entry!.parse(text, tools));
+        const known = r.wrong.filter((w) => KNOWN[`${key} ${w.split('\n')[0]}`] !== undefined);
+        const wrong = r.wrong.filter((w) => !known.includes(w));
+        console.log(`family-parse ${key} (${entry!.name}): ${r.exact}/${r.total} exact${known.length ? `; known: ${known.map((w) => `${w.split('\n')[0]}: ${KNOWN[`${key} ${w.split('\n')[0]}`]}`).join('; ')}` : ''}`);
         expect(wrong).toEqual([]);
       });
     }

@@ -11,6 +11,9 @@ import { parseToolCalls, XML_PARSE_CODES, type XmlParseOptions, type XmlParseRes
 import { pythonLiteralEval } from '../../src/parse/xml/literal-eval.js';
 import { PyDict, PythonException, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pythonTruncate, type PyValue } from '../../src/parse/xml/python-values.js';
 
+// raised only by the family readers (test/parse/families/api.test.ts makes each fire)
+const FAMILY_ONLY = ['parse/sglang-exception', 'parse/sglang-differs', 'parse/no-server-parser', 'parse/unclosed-reasoning'];
+
 // ---------------------------------------------------------------------------------------
 // Fixtures
 
@@ -890,7 +893,7 @@ describe('options', () => {
 
 describe('diagnostic codes', () => {
   it('every code of XML_PARSE_CODES fires in the cases above', () => {
-    const missing = Object.keys(XML_PARSE_CODES).filter((c) => !fired.has(c));
+    const missing = Object.keys(XML_PARSE_CODES).filter((c) => !fired.has(c) && !FAMILY_ONLY.includes(c));
     expect(missing).toEqual([]);
   });
 });

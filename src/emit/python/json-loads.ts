@@ -139,6 +139,31 @@ export function pyFloat(v: number): PyFloat {
   return { t: 'float', v };
 }
 
+/** Python truthiness of a value (undefined: absent, as None). */
+export function pyValueTruthy(v: PyValue | undefined): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string') return v !== '';
+  switch (v.t) {
+    case 'int':
+      return v.v !== 0n;
+    case 'float':
+      return v.v !== 0;
+    case 'list':
+    case 'tuple':
+    case 'set':
+      return v.items.length > 0;
+    case 'dict':
+      return v.size > 0;
+    case 'bytes':
+      return v.v !== '';
+    case 'complex':
+      return v.re !== 0 || v.im !== 0;
+    default:
+      return true;
+  }
+}
+
 /** Python's type name of a value (`type(v).__name__`). */
 export function pyTypeName(v: PyValue): string {
   if (v === null) return 'NoneType';

@@ -27,9 +27,9 @@
  * after a whole name or value returns it marked incomplete (`no </tool_call>`).
  */
 import { isJsonArray, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
-import { pyFloatRepr, pyReprString } from '../../emit/python/values.js';
+import { pyFloatRepr, pyReprString, pyTruthy } from '../../emit/python/values.js';
 import { decodeValue, parameterSchema, type Note } from '../xml/decode.js';
-import type { CallDraft, DialectParse, TextNote } from '../xml/draft.js';
+import { type CallDraft, type DialectParse, type TextNote, finder, firstOf } from '../xml/draft.js';
 import { pythonLiteralEval } from '../xml/literal-eval.js';
 import { PyDict, pyFloat, pyInt, PythonException, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pyStrip, pyTypeName, type PyValue } from '../xml/python-values.js';
 import { findTool, type ParseTool } from '../xml/tools.js';
@@ -49,15 +49,6 @@ const VALUE_END = '</arg_value>';
 /** `str.isspace()` of one character (Python's `\s` in a str pattern). */
 const isPyWs = (c: string | undefined): boolean => c !== undefined && c !== '' && pyStrip(c) === '';
 
-/** Python truthiness of a JSON value (None when undefined). */
-function truthy(v: JsonValue | undefined): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') return v !== '';
-  if (v instanceof JsonNumber) return v.value !== 0;
-  if (isJsonArray(v)) return v.length > 0;
-  return v.size > 0;
-}
 
 function jsonTypeName(v: JsonValue): string {
   if (v === null) return 'NoneType';
@@ -90,12 +81,12 @@ function inferType(schema: JsonValue | undefined): JsonValue | undefined {
   }
   if (schema.has('anyOf') || schema.has('oneOf')) {
     const anyOf = schema.get('anyOf');
-    const schemas = truthy(anyOf) ? anyOf : schema.get('oneOf');
+    const schemas = pyTruthy(anyOf) ? anyOf : schema.get('oneOf');
     if (isJsonArray(schemas)) {
       const types: JsonValue[] = [];
       for (const s of schemas) {
         const t = inferType(s);
-        if (truthy(t)) types.push(t!);
+        if (pyTruthy(t)) types.push(t!);
       }
       if (types.length > 0) {
         if (new Set(types.map(hashOf)).size === 1) return types[0];
@@ -114,7 +105,7 @@ function inferType(schema: JsonValue | undefined): JsonValue | undefined {
   if (isJsonArray(allOf)) {
     for (const s of allOf) {
       const t = inferType(s);
-      if (truthy(t) && t !== 'string') return t;
+      if (pyTruthy(t) && t !== 'string') return t;
     }
     return 'string';
   }
@@ -133,7 +124,7 @@ function lastTool(tools: readonly ParseTool[], name: string): ParseTool | undefi
 function argumentType45(name: string, key: string, tools: readonly ParseTool[]): JsonValue | undefined {
   const tool = lastTool(tools, name);
   if (!tool) return undefined;
-  const params: JsonValue = truthy(tool.parameters) ? tool.parameters! : new Map();
+  const params: JsonValue = pyTruthy(tool.parameters) ? tool.parameters! : new Map();
   if (!isJsonObject(params)) throw new PythonException('AttributeError', `'${jsonTypeName(params)}' object has no attribute 'get'`);
   const props = params.has('properties') ? params.get('properties')! : new Map<string, JsonValue>();
   if (!isJsonObject(props) || !props.has(key)) return undefined;
@@ -379,27 +370,6 @@ function sglangGlm(text: string, toolList: readonly ParseTool[] | undefined, v47
 // ---------------------------------------------------------------------------------------
 // The strict reading
 
-/** `text.indexOf(marker, from)`, remembered per marker so a forward scan finds each occurrence once. */
-class Finder {
-  private readonly memo = new Map<string, [number, number]>();
-  constructor(private readonly text: string) {}
-  next(marker: string, from: number): number {
-    const m = this.memo.get(marker);
-    if (m !== undefined && from >= m[0] && (m[1] < 0 || m[1] >= from)) return m[1];
-    const r = this.text.indexOf(marker, from);
-    this.memo.set(marker, [from, r]);
-    return r;
-  }
-  /** The first of the markers at or after `from`: [index, marker], or undefined. */
-  first(markers: readonly string[], from: number): [number, string] | undefined {
-    let best: [number, string] | undefined;
-    for (const mk of markers) {
-      const i = this.next(mk, from);
-      if (i >= 0 && (best === undefined || i < best[0])) best = [i, mk];
-    }
-    return best;
-  }
-}
 
 const LAYOUT = ' \t\n\r';
 const NAME_STOPS = [KEY, CLOSE, OPEN, VALUE, KEY_END, VALUE_END];
@@ -410,7 +380,8 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
   const calls: CallDraft[] = [];
   const consumed: [number, number][] = [];
   const textNotes: TextNote[] = [];
-  const find = new Finder(text);
+  const nextAt = finder(text);
+  const first = (markers: readonly string[], from: number) => firstOf(nextAt, markers, from);
   const n = text.length;
   const note = (at: number, code: string, severity: Note['severity'], message: string, tool?: string) => textNotes.push({ at, note: { code, severity, message }, ...(tool !== undefined ? { tool } : {}) });
 
@@ -430,11 +401,11 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
     const layout = { literal: false };
     let i = skipLayout(p + OPEN.length, layout);
     // the name: up to the first tag or newline
-    const stop = find.first(NAME_STOPS, i);
+    const stop = first(NAME_STOPS, i);
     let nameEnd = stop === undefined ? n : stop[0];
-    const nl = find.next('\n', i);
+    const nl = nextAt('\n', i);
     if (nl >= 0 && nl < nameEnd) nameEnd = nl;
-    const lit = find.next('\\n', i);
+    const lit = nextAt('\\n', i);
     if (lit >= 0 && lit < nameEnd) {
       nameEnd = lit;
       layout.literal = true;
@@ -481,7 +452,7 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
       if (text.startsWith(KEY, i)) {
         // the key
         const ks = i + KEY.length;
-        const next = find.first([KEY_END, VALUE, CLOSE, OPEN, KEY], ks);
+        const next = first([KEY_END, VALUE, CLOSE, OPEN, KEY], ks);
         if (next === undefined) return drop('parse/truncated', `the output ends inside an ${KEY} of ${JSON.stringify(name)}: no call (the text stays content)`);
         const [ke, tag] = next;
         let key = text.slice(ks, ke);
@@ -498,8 +469,8 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
         if (i >= n) return drop('parse/truncated', `the output ends after the key ${JSON.stringify(key)} of ${JSON.stringify(name)}, before its value: no call (the text stays content)`);
         if (!text.startsWith(VALUE, i)) return drop('parse/invalid-call', `the key ${JSON.stringify(key)} of ${JSON.stringify(name)} has no ${VALUE}: no call (the text stays content)`);
         const vs = i + VALUE.length;
-        const ve = find.next(VALUE_END, vs);
-        const ct = find.next(CLOSE, vs);
+        const ve = nextAt(VALUE_END, vs);
+        const ct = nextAt(CLOSE, vs);
         let raw: string;
         if (ve >= 0 && (ct < 0 || ve < ct)) {
           raw = text.slice(vs, ve);
@@ -522,7 +493,7 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
         continue;
       }
       // text that is no tag of the call: up to the next tag of the call, or the call ends here
-      const next = find.first([KEY, CLOSE, OPEN], i + 1);
+      const next = first([KEY, CLOSE, OPEN], i + 1);
       if (next === undefined) {
         notes.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no ${CLOSE} after the call to ${JSON.stringify(name)}: it ends after its last argument, the text after it is content` } });
         end = i;
@@ -537,7 +508,7 @@ function readGlmCalls(text: string, tools: readonly ParseTool[] | undefined): Di
 
   let pos = 0;
   for (;;) {
-    const p = find.next(OPEN, pos);
+    const p = nextAt(OPEN, pos);
     if (p < 0) break;
     const r = readCall(p);
     if (r.draft) {

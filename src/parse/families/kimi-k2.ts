@@ -21,14 +21,14 @@
  * decoded, with a warning); invalid JSON drops the call; the output ending inside the arguments drops
  * the call, after them returns it marked incomplete; a call outside a section is read with a warning.
  */
-import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject, type JsonValue } from '../../ir/json.js';
-import { MAX_VALUE_DEPTH, nestsDeeper, shown, type Note } from '../xml/decode.js';
-import type { CallDraft, DialectParse, TextNote } from '../xml/draft.js';
-import { jsonContainerEnd } from '../xml/hermes.js';
-import { PythonException, pythonIntOf, pythonJsonLoads, pyStrip } from '../xml/python-values.js';
+import { type Note } from '../xml/decode.js';
+import { type DialectParse, type TextNote, finder, firstOf, trimWs } from '../xml/draft.js';
+import { PythonException, pythonIntOf, pyStrip } from '../xml/python-values.js';
 import { findTool, type ParseTool } from '../xml/tools.js';
 import { isPlausibleFunctionName } from '../xml/vllm-qwen3-coder.js';
 import { SGLANG_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
+import { readJsonArguments, readSections, type CallRead, type SectionSyntax } from './sections.js';
+
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>';
 const SECTION_END = '<|tool_calls_section_end|>';
@@ -121,56 +121,21 @@ function sglangKimiK2(text: string): ParserResult {
 // ---------------------------------------------------------------------------------------
 // The strict reading
 
-/** `text.indexOf(marker, from)`, remembered per marker so a forward scan finds each occurrence once. */
-class Finder {
-  private readonly memo = new Map<string, [number, number]>();
-  constructor(private readonly text: string) {}
-  next(marker: string, from: number): number {
-    const m = this.memo.get(marker);
-    if (m !== undefined && from >= m[0] && (m[1] < 0 || m[1] >= from)) return m[1];
-    const r = this.text.indexOf(marker, from);
-    this.memo.set(marker, [from, r]);
-    return r;
-  }
-  first(markers: readonly string[], from: number): [number, string] | undefined {
-    let best: [number, string] | undefined;
-    for (const mk of markers) {
-      const i = this.next(mk, from);
-      if (i >= 0 && (best === undefined || i < best[0])) best = [i, mk];
-    }
-    return best;
-  }
-}
 
-const WS = ' \t\n\r';
-function skipWs(text: string, i: number): number {
-  while (i < text.length && WS.includes(text[i])) i++;
-  return i;
-}
-function trimWs(s: string): string {
-  return s.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
-}
 
-interface CallRead {
-  readonly ok: boolean;
-  readonly draft?: CallDraft;
-  readonly end: number;
-  /** The output ended inside the call. */
-  readonly truncated: boolean;
-}
+const SECTIONS: SectionSyntax = { open: SECTION_BEGIN, close: SECTION_END, callOpen: CALL_BEGIN, word: 'section', emptyStaysText: true };
 
 function readKimiCalls(text: string, tools: readonly ParseTool[] | undefined): DialectParse {
-  const calls: CallDraft[] = [];
-  const consumed: [number, number][] = [];
   const textNotes: TextNote[] = [];
-  const find = new Finder(text);
+  const nextAt = finder(text);
+  const first = (markers: readonly string[], from: number) => firstOf(nextAt, markers, from);
   const n = text.length;
   const note = (at: number, code: string, severity: Note['severity'], message: string, tool?: string) => textNotes.push({ at, note: { code, severity, message }, ...(tool !== undefined ? { tool } : {}) });
 
   /** The call at `p` (a `<|tool_call_begin|>`). */
   const readCall = (p: number, inSection: boolean): CallRead => {
     const after = p + CALL_BEGIN.length;
-    const stop = find.first([ARGUMENT_BEGIN, CALL_END, CALL_BEGIN, SECTION_END, SECTION_BEGIN], after);
+    const stop = first([ARGUMENT_BEGIN, CALL_END, CALL_BEGIN, SECTION_END, SECTION_BEGIN], after);
     if (stop === undefined) {
       note(p, 'parse/truncated', 'error', `the output ends inside the id of a ${CALL_BEGIN} call: no call (the text stays content)`);
       return { ok: false, end: n, truncated: true };
@@ -196,7 +161,7 @@ function readKimiCalls(text: string, tools: readonly ParseTool[] | undefined): D
     }
     // the arguments: up to the next control token
     const from = stop[0] + ARGUMENT_BEGIN.length;
-    const next = find.first([CALL_END, CALL_BEGIN, SECTION_END, SECTION_BEGIN, ARGUMENT_BEGIN], from);
+    const next = first([CALL_END, CALL_BEGIN, SECTION_END, SECTION_BEGIN, ARGUMENT_BEGIN], from);
     const regionEnd = next === undefined ? n : next[0];
     const json = trimWs(text.slice(from, regionEnd));
     const end = next === undefined ? n : next[1] === CALL_END ? next[0] + CALL_END.length : next[0];
@@ -204,46 +169,14 @@ function readKimiCalls(text: string, tools: readonly ParseTool[] | undefined): D
       note(p, 'parse/truncated', 'error', `the output ends inside the arguments of ${JSON.stringify(name)}: no call (the text stays content)`, name);
       return { ok: false, end: n, truncated: true };
     };
-    if (json === '' && next === undefined) return truncated();
-    let value: JsonValue;
-    try {
-      value = parseJson(json);
-    } catch (e) {
-      if (!(e instanceof JsonSyntaxError)) throw e;
-      // the output ends inside the JSON (an unclosed string, object or literal)
-      if (next === undefined && (e.offset >= json.length || (json[0] === '{' && jsonContainerEnd(json, 0) < 0))) return truncated();
-      note(p, 'parse/invalid-json', 'error', `the arguments of ${JSON.stringify(name)} are not valid JSON: ${e.message}; no call (the text stays content)`, name);
+    const read = readJsonArguments(json, next === undefined);
+    if ('truncated' in read) return truncated();
+    if ('invalid' in read) {
+      note(p, read.code, 'error', `the arguments of ${JSON.stringify(name)} are ${read.invalid}: no call (the text stays content)`, name);
       return { ok: false, end, truncated: false };
     }
-    if (nestsDeeper(value)) {
-      note(p, 'parse/invalid-json', 'error', `the arguments of ${JSON.stringify(name)} nest deeper than ${MAX_VALUE_DEPTH} levels: no call (the text stays content)`, name);
-      return { ok: false, end, truncated: false };
-    }
-    let args: JsonObject | undefined = isJsonObject(value) ? value : undefined;
-    let argsText = json;
-    if (typeof value === 'string') {
-      try {
-        const inner = parseJson(value);
-        if (isJsonObject(inner) && !nestsDeeper(inner)) {
-          args = inner;
-          argsText = value;
-          notes.push({ note: { code: 'parse/coerced', severity: 'warning', message: 'the arguments are a JSON string holding an object: decoded' } });
-        }
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-      }
-    }
-    if (args === undefined) {
-      note(p, 'parse/invalid-call', 'error', `the arguments of ${JSON.stringify(name)} are not an object (${shown(value)}): no call (the text stays content)`, name);
-      return { ok: false, end, truncated: false };
-    }
-    const duplicates = new Set<string>();
-    try {
-      pythonJsonLoads(argsText, (key) => duplicates.add(key));
-    } catch (e) {
-      if (!(e instanceof PythonException)) throw e;
-    }
-    for (const key of duplicates) notes.push({ ...(args.has(key) ? { param: key } : {}), note: { code: 'parse/duplicate-parameter', severity: 'warning', message: `the key ${JSON.stringify(key)} is given twice in the arguments: the last value is used` } });
+    const args = read.args;
+    notes.push(...read.notes);
     let incomplete: string | undefined;
     if (next === undefined) incomplete = `no ${CALL_END}`;
     else if (next[1] !== CALL_END) notes.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no ${CALL_END} after the arguments of ${JSON.stringify(name)} (${next[1]} follows): read` } });
@@ -251,73 +184,7 @@ function readKimiCalls(text: string, tools: readonly ParseTool[] | undefined): D
     return { ok: true, end, truncated: false, draft: { name, args, start: p, notes, ...(incomplete !== undefined ? { incomplete } : {}) } };
   };
 
-  let pos = 0;
-  for (;;) {
-    const hit = find.first([SECTION_BEGIN, CALL_BEGIN], pos);
-    if (hit === undefined) break;
-    const [w, tag] = hit;
-    if (tag === CALL_BEGIN) {
-      const r = readCall(w, false);
-      if (r.ok) {
-        calls.push(r.draft!);
-        consumed.push([w, r.end]);
-      }
-      pos = Math.max(r.end, w + 1);
-      continue;
-    }
-    // a section
-    const read: CallRead[] = [];
-    let i = w + SECTION_BEGIN.length;
-    let blockEnd = n;
-    let closed = false;
-    let unexpected = false;
-    for (;;) {
-      const j = skipWs(text, i);
-      if (text.startsWith(CALL_BEGIN, j)) {
-        const r = readCall(j, true);
-        read.push(r);
-        if (r.truncated) break;
-        i = Math.max(r.end, j + 1);
-        continue;
-      }
-      if (text.startsWith(SECTION_END, j)) {
-        blockEnd = j + SECTION_END.length;
-        closed = true;
-        break;
-      }
-      if (j >= n || text.startsWith(SECTION_BEGIN, j)) {
-        blockEnd = j;
-        break;
-      }
-      if (read.length === 0) {
-        // a section that holds no call: it stays text
-        const c = find.next(SECTION_END, j);
-        blockEnd = c < 0 ? n : c + SECTION_END.length;
-        closed = c >= 0;
-        break;
-      }
-      const k = find.first([CALL_BEGIN, SECTION_END, SECTION_BEGIN], j + 1);
-      note(j, 'parse/unexpected-text', 'warning', `text between the calls of a ${SECTION_BEGIN} section, kept as content: ${JSON.stringify(text.slice(j, k === undefined ? n : k[0]).slice(0, 80))}`);
-      unexpected = true;
-      i = k === undefined ? n : k[0];
-    }
-    if (read.length === 0) note(w, 'parse/empty-tool-call', 'warning', `${SECTION_BEGIN} holds no ${CALL_BEGIN} call: kept as text`);
-    // the output ends inside the section: its last call may be cut off
-    const cutAtEnd = !closed && blockEnd >= n;
-    const last = read[read.length - 1];
-    if (cutAtEnd && last?.ok) {
-      const d = last.draft!;
-      read[read.length - 1] = { ...last, draft: { ...d, incomplete: `${d.incomplete !== undefined ? `${d.incomplete}, ` : ''}no ${SECTION_END}` } };
-    }
-    const good = read.filter((r) => r.ok);
-    for (const r of good) calls.push(r.draft!);
-    if (good.length > 0 && good.length === read.length && !unexpected) {
-      consumed.push([w, blockEnd]);
-      if (!closed && !cutAtEnd) note(w, 'parse/unclosed', 'warning', `no ${SECTION_END} after this section (another section starts): its calls are read all the same`, good[0].draft!.name);
-    } else for (const r of good) consumed.push([r.draft!.start, r.end]);
-    pos = Math.max(blockEnd, w + 1);
-  }
-  return { calls, consumed, textNotes };
+  return readSections(text, SECTIONS, nextAt, readCall, textNotes);
 }
 
 export const SYNTAXES: readonly FamilySyntax[] = [

@@ -21,11 +21,12 @@
  * The strict reading is the XML reader of `<invoke name="…">` calls (../xml/xml-calls.ts) with
  * MiniMax's block tags: values as written (JSON spellings for non-strings, decoded by the schema).
  */
-import { isJsonArray, isJsonObject, JsonNumber, type JsonValue } from '../../ir/json.js';
-import { parseXmlCalls } from '../xml/xml-calls.js';
+import { isJsonObject, type JsonValue } from '../../ir/json.js';
+import { parseXmlCalls, readNameAttribute } from '../xml/xml-calls.js';
 import { PyDict, pyFloat, pyInt, PythonException, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pythonTruncate, pyStrip, type PyValue } from '../xml/python-values.js';
 import { pyContains, pyGetItem, type ParseTool } from '../xml/tools.js';
 import { SGLANG_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
+import { extractTypesFromSchema } from './vllm-engine/coerce.js';
 
 const BLOCK = '<minimax:tool_call>';
 const BLOCK_END = '</minimax:tool_call>';
@@ -37,30 +38,6 @@ const PARAM_END = '</parameter>';
 // ---------------------------------------------------------------------------------------
 // SGLang
 
-/** `_extract_types_from_schema`: every type the schema names (a set; order does not matter here). */
-function typesOf(schema: JsonValue | undefined): Set<string> {
-  if (!isJsonObject(schema)) return new Set(['string']);
-  const types = new Set<string>();
-  const t = schema.get('type');
-  if (typeof t === 'string') types.add(t);
-  else if (isJsonArray(t)) for (const x of t) if (typeof x === 'string') types.add(x);
-  const en = schema.get('enum');
-  if (isJsonArray(en)) {
-    for (const v of en) {
-      if (v === null) types.add('null');
-      else if (typeof v === 'boolean') types.add('boolean');
-      else if (v instanceof JsonNumber) types.add(/[.eE]/.test(v.text) ? 'number' : 'integer');
-      else if (typeof v === 'string') types.add('string');
-      else if (isJsonArray(v)) types.add('array');
-      else types.add('object');
-    }
-  }
-  for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    const choices = schema.get(key);
-    if (isJsonArray(choices)) for (const c of choices) for (const x of typesOf(c)) types.add(x);
-  }
-  return types.size === 0 ? new Set(['string']) : types;
-}
 
 /** `_parse_parameter`'s schema lookup: the first tool of the name whose parameters are an object with `properties`. */
 function parameterTypes(tools: readonly ParseTool[], fname: string, pname: string): Set<string> {
@@ -75,7 +52,7 @@ function parameterTypes(tools: readonly ParseTool[], fname: string, pname: strin
   // `param_name not in param_config` / `param_config[param_name]` (TypeError when the properties are no dict)
   if (!pyContains(config, pname)) return new Set(['string']);
   const schema = pyGetItem(config, pname);
-  return isJsonObject(schema) ? typesOf(schema) : new Set(['string']);
+  return isJsonObject(schema) ? new Set(extractTypesFromSchema(schema)) : new Set(['string']);
 }
 
 /** `json.loads(value)`, or undefined on a JSONDecodeError (any other exception propagates). */
@@ -236,16 +213,6 @@ function sglangMinimaxM2(text: string, toolList: readonly ParseTool[] | undefine
 
 // ---------------------------------------------------------------------------------------
 // The strict reading
-
-function readNameAttribute(tag: string): (text: string, at: number) => { readonly name: string; readonly end: number } | { readonly error: 'truncated' | 'malformed' } {
-  const re = new RegExp(`${tag}[ \\t\\n\\r]+name[ \\t\\n\\r]*=[ \\t\\n\\r]*"([^"]*)"[ \\t\\n\\r]*>`, 'y');
-  return (text, at) => {
-    re.lastIndex = at;
-    const m = re.exec(text);
-    if (m) return { name: m[1], end: at + m[0].length };
-    return text.indexOf('>', at) < 0 ? { error: 'truncated' } : { error: 'malformed' };
-  };
-}
 
 /** MiniMax-M2's call syntax for the XML reader. */
 const MINIMAX_M2_SYNTAX = {

@@ -95,30 +95,62 @@ export interface AssembledReading {
 }
 
 /**
+ * A dialect's reading with the closing tags that close nothing taken out of the content: a `close`
+ * (`</tool_call>`, `</function_calls>`) right after a call with no block open, as a model writes when
+ * it leaves out the opener or closes twice, with a `parse/stray-close-tag` warning giving its byte
+ * offset (`open`: the block's opening tag, named in the message). One in prose, after no call, stays.
+ */
+export function withStrayCloses(text: string, parse: DialectParse, close: string, open: string): DialectParse {
+  const stray = strayCloseTags(text, parse.consumed, close);
+  if (stray.length === 0) return parse;
+  return {
+    calls: parse.calls,
+    consumed: [...parse.consumed, ...stray.map((at) => [at, at + close.length] as const)],
+    textNotes: [...parse.textNotes, ...stray.map((at) => ({ at, note: { code: 'parse/stray-close-tag', severity: 'warning' as const, message: `a ${close} at byte ${byteOffset(text, at)} closes no block (it follows a call, with no ${open} open): dropped from the content` } }))],
+  };
+}
+
+/**
  * Assemble a dialect's reading of `text`: the calls in the OpenAI shape (a call whose closing
  * markers never came marked incomplete, with a `parse/incomplete-call` error), the content
  * outside them, and every note in the order of the text (`/text#I` for a place in the text, the
- * call's pointer for a call's). `close`: a block closing tag that, right after a call with no
- * block open, is dropped from the content with a `parse/stray-close-tag` warning.
+ * call's pointer for a call's).
  */
-export function assembleReading(text: string, parse: DialectParse, options: { readonly close?: string } = {}): AssembledReading {
+export function assembleReading(text: string, parse: DialectParse): AssembledReading {
   const calls: XmlToolCall[] = parse.calls.map((c) => {
     const call: XmlToolCall = { type: 'function', function: { name: c.name, arguments: stringifyArguments(c.args) } };
     return c.incomplete === undefined ? call : markIncomplete(call, c.incomplete);
   });
-  const close = options.close;
-  const stray = close !== undefined ? strayCloseTags(text, parse.consumed, close) : [];
-  const content = contentOutside(text, [...parse.consumed, ...stray.map((at) => [at, at + close!.length] as const)]);
+  const content = contentOutside(text, parse.consumed);
   const found: { at: number; d: Diagnostic }[] = [];
   for (const t of parse.textNotes) found.push({ at: t.at, d: { ...t.note, ...(t.tool !== undefined ? { tool: t.tool } : {}), path: `/text#${t.at}` } });
-  for (const at of stray) {
-    found.push({ at, d: { code: 'parse/stray-close-tag', severity: 'warning', path: `/text#${at}`, message: `a ${close} at byte ${byteOffset(text, at)} closes no block (it follows a call, with no ${close!.replace('/', '')} open): dropped from the content` } });
-  }
   parse.calls.forEach((c, i) => {
     if (c.incomplete !== undefined) found.push({ at: c.start, d: incompleteCall(i, c.name, c.incomplete, undefined) });
     for (const n of c.notes) found.push({ at: c.start, d: { ...n.note, tool: c.name, path: argumentPointer(i, n.param) } });
   });
   return { content, calls, diagnostics: found.sort((a, b) => a.at - b.at).map((f) => f.d) };
+}
+
+/** JSON's whitespace (and the servers' `strip()` of tags): space, tab, line feed, carriage return. */
+export const JSON_WS = ' \t\n\r';
+
+/** The index of the first character at or after `i` that is no JSON whitespace. */
+export function skipWs(text: string, i: number): number {
+  while (i < text.length && JSON_WS.includes(text[i])) i++;
+  return i;
+}
+
+/** The index of the last character that is no JSON whitespace (-1: none). */
+export function lastTextAt(text: string): number {
+  let i = text.length - 1;
+  while (i >= 0 && JSON_WS.includes(text[i])) i--;
+  return i;
+}
+
+/** `s` without JSON whitespace at either end. */
+export function trimWs(s: string): string {
+  const a = skipWs(s, 0);
+  return s.slice(a, Math.max(a, lastTextAt(s) + 1));
 }
 
 /**
@@ -135,4 +167,14 @@ export function finder(text: string): (needle: string, from: number) => number {
     memo.set(needle, { from, at });
     return at;
   };
+}
+
+/** The first of `markers` at or after `from` by `next` (a {@link finder}): [index, marker], or undefined. */
+export function firstOf(next: (needle: string, from: number) => number, markers: readonly string[], from: number): [number, string] | undefined {
+  let best: [number, string] | undefined;
+  for (const mk of markers) {
+    const i = next(mk, from);
+    if (i >= 0 && (best === undefined || i < best[0])) best = [i, mk];
+  }
+  return best;
 }

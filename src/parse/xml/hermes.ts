@@ -16,15 +16,13 @@
  */
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { checkValue, declaredParameters, MAX_VALUE_DEPTH, nestsDeeper, parameterSchema, shown, type Note } from './decode.js';
-import { finder, type CallDraft, type DialectParse, type TextNote } from './draft.js';
+import { finder, type CallDraft, type DialectParse, type TextNote, skipWs } from './draft.js';
 import { PythonException, pythonJsonLoads } from './python-values.js';
 import { findTool, type ParseTool } from './tools.js';
 import { isPlausibleFunctionName } from './vllm-qwen3-coder.js';
 
 const START = '<tool_call>';
 const END = '</tool_call>';
-const WS = ' \t\n\r';
-
 /** Index after the JSON object or array starting at `at` (brackets matched outside strings), or -1 when the text ends first. */
 export function jsonContainerEnd(text: string, at: number): number {
   let depth = 0;
@@ -42,10 +40,6 @@ export function jsonContainerEnd(text: string, at: number): number {
   return -1;
 }
 
-function skipWs(text: string, i: number): number {
-  while (i < text.length && WS.includes(text[i])) i++;
-  return i;
-}
 
 /** The call's `arguments` as an object, with what it took; undefined (and an error) when it cannot be one. */
 function argumentsOf(call: JsonObject, notes: Note[]): JsonObject | undefined {

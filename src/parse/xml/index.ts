@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Diagnostic } from '../../diagnostics.js';
 import { copyCompleteness, incompleteReason } from '../completeness.js';
 import { vllmDifferences } from './compare.js';
-import { assembleReading, incompleteCall, type DialectParse } from './draft.js';
+import { assembleReading, incompleteCall, withStrayCloses, type DialectParse } from './draft.js';
 import { parseJsonCalls } from './hermes.js';
 import { readParseTools, type ParseTool } from './tools.js';
 import { XML_PARSE_MODELS, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
@@ -24,6 +24,7 @@ import { vllmHermes } from './vllm-hermes.js';
 import { vllmQwen3Coder } from './vllm-qwen3-coder.js';
 import { NEWEST_VLLM_VERSION, VLLM_PARSER_VERSIONS, type VllmExtraction, type VllmParserVersion } from './vllm-types.js';
 import { ANTHROPIC_SYNTAX, QWEN3_CODER_SYNTAX, parseXmlCalls } from './xml-calls.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** The options, result and codes of parseToolCalls. */
 export { XML_PARSE_CODES, XML_PARSE_MODELS, type XmlParseModel, type XmlParseOptions, type XmlParseResult, type XmlToolCall } from './types.js';
@@ -71,7 +72,7 @@ export function parseToolCalls(text: string, options: XmlParseOptions): XmlParse
     return { content: text === '' ? null : text, tool_calls: [], diagnostics: [{ code: 'parse/bad-option', severity: 'error', path: '/model', message: `unknown model ${JSON.stringify(model)}: one of ${XML_PARSE_MODELS.join(', ')}` }] };
   }
   const read = readParseTools(options.tools);
-  diagnostics.push(...read.diagnostics);
+  pushAll(diagnostics, read.diagnostics);
   const tools = read.tools;
   const family = parserFamily(model);
   let version: VllmParserVersion | undefined = family ? NEWEST_VLLM_VERSION[family] : undefined;
@@ -106,16 +107,16 @@ export function parseToolCalls(text: string, options: XmlParseOptions): XmlParse
 
   const parse: DialectParse = model === 'qwen3-coder' ? parseXmlCalls(text, tools, QWEN3_CODER_SYNTAX) : model === 'anthropic' ? parseXmlCalls(text, tools, ANTHROPIC_SYNTAX) : parseJsonCalls(text, tools);
   // a block's closing tag right after a call, with no block open, is no text of the answer
-  const close = model === 'anthropic' ? ANTHROPIC_SYNTAX.wrapperClose : QWEN3_CODER_SYNTAX.wrapperClose;
-  const reading = assembleReading(text, parse, { close });
+  const S = model === 'anthropic' ? ANTHROPIC_SYNTAX : QWEN3_CODER_SYNTAX;
+  const reading = assembleReading(text, withStrayCloses(text, parse, S.wrapperClose, S.wrapperOpen));
   const { content, calls } = reading;
-  diagnostics.push(...reading.diagnostics);
+  pushAll(diagnostics, reading.diagnostics);
   if (tools === undefined && model !== 'hermes' && model !== 'qwen' && parse.calls.some((c) => c.args.size > 0)) {
     diagnostics.push({ code: 'parse/no-tools', severity: 'info', path: '/tools', message: 'no tools were given: every parameter value is kept as text' });
   }
   // compared with the version asked, else with both shipped versions of the model's parser (newest first)
   const compared = options.version !== undefined && version !== undefined ? [version] : VLLM_PARSER_VERSIONS.filter((v) => family !== undefined && v.startsWith(`${family}@`));
   const results = compared.map((v) => [v, vllmExtractToolCalls(text, v, tools)] as const);
-  diagnostics.push(...vllmDifferences(text, { content, calls: calls.map((c) => c.function) }, results));
+  pushAll(diagnostics, vllmDifferences(text, { content, calls: calls.map((c) => c.function) }, results));
   return { content, tool_calls: withIds(calls, options.ids), diagnostics };
 }

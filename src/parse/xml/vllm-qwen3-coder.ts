@@ -35,6 +35,9 @@ import { pythonLiteralEval } from './literal-eval.js';
 import { PyDict, PythonException, pyFloat, pyInt, pyLstrip, pyStrip, pythonFloatOf, pythonIntOf, pythonJsonDumps, pythonJsonLoads, pythonTruncate, type PyValue } from './python-values.js';
 import { argumentsConfigOld, pyContains, pyGetItem, toolProperties, type ParseTool } from './tools.js';
 import { vllmFallback, type VllmExtraction, type VllmToolCall } from './vllm-types.js';
+import { finder } from './draft.js';
+import { nesting, type Accept, type Nesting } from './nesting.js';
+import { firstAtOrAfter } from '../../ir/arrays.js';
 
 const TC_START = '<tool_call>';
 const TC_END = '</tool_call>';
@@ -282,92 +285,154 @@ function extractOld(text: string, tools: readonly ParseTool[] | undefined): Vllm
 // ---------------------------------------------------------------------------------------
 // 00d0a333: structural scanning
 
-/** `_next_structural_param_start`: a `<parameter=` at index 0 or after `\n` (and naming a declared parameter, when `valid` is given). */
-function nextStructuralParamStart(text: string, start: number, valid: ReadonlySet<string> | undefined): number {
-  let ni = start;
-  for (;;) {
-    ni = text.indexOf(P_PREFIX, ni);
-    if (ni < 0) return -1;
-    if (ni === 0 || text[ni - 1] === '\n') {
-      if (valid === undefined) return ni;
-      const nameEnd = text.indexOf('>', ni + P_PREFIX.length);
-      if (nameEnd >= 0 && valid.has(text.slice(ni + P_PREFIX.length, nameEnd))) return ni;
+/**
+ * The tags of one text the 00d0a333 functions read (a function's text, or its parameters), found
+ * once: vLLM's functions take suffixes of it (`text[i:]`) and search them from the start again and
+ * again, which a run of openers makes quadratic; here each search is answered from the tags found,
+ * by place (a suffix at `from` is the text from `from`: indexes are the text's own).
+ */
+class Tags {
+  /** The nested-parameter walks (`_find_true_param_end`): openers after a newline; the suffix's first character counts too. */
+  readonly walks: Nesting;
+  private openers: { all: number[]; byName: Map<string, number[]> } | undefined;
+  private functionEnds: number[] | undefined;
+  private gts: number[] | undefined;
+  private readonly accepts = new Map<string, Map<ReadonlySet<string> | undefined, Accept>>();
+
+  constructor(readonly text: string) {
+    this.walks = nesting(text, P_PREFIX, P_END, (i) => i > 0 && text[i - 1] === '\n');
+  }
+
+  /** The first `>` at or after `at`, or -1. */
+  gtAfter(at: number): number {
+    if (this.gts === undefined) {
+      this.gts = [];
+      for (let i = this.text.indexOf('>'); i >= 0; i = this.text.indexOf('>', i + 1)) this.gts.push(i);
     }
-    ni++;
+    return firstAtOrAfter(this.gts, at);
   }
-}
 
-/** `_find_true_function_end`: a `</function>` followed by whitespace then `</tool_call>` or the end. */
-function trueFunctionEnd(text: string): number {
-  let from = 0;
-  for (;;) {
-    const idx = text.indexOf(FN_END, from);
-    if (idx < 0) return -1;
-    const rest = pyLstrip(text.slice(idx + FN_END.length));
-    if (rest === '' || rest.startsWith(TC_END)) return idx;
-    from = idx + FN_END.length;
+  /** A `<parameter=`'s name (up to the first `>` after it), or undefined without one. */
+  private nameAt(i: number): string | undefined {
+    const nameEnd = this.gtAfter(i + P_PREFIX.length);
+    return nameEnd >= 0 ? this.text.slice(i + P_PREFIX.length, nameEnd) : undefined;
   }
-}
 
-/** `_find_true_param_end`: the structural `</parameter>` of a value, balancing nested literal blocks. */
-function trueParamEnd(value: string, valid: ReadonlySet<string> | undefined, requireLookahead: boolean): number {
-  let depth = 0;
-  let pos = 0;
-  while (pos < value.length) {
-    const open = nextStructuralParamStart(value, pos, undefined);
-    const close = value.indexOf(P_END, pos);
-    if (close < 0) return -1;
-    if (open >= 0 && open < close) {
-      depth++;
-      pos = open + P_PREFIX.length;
-    } else if (depth === 0) {
-      const rest = pyLstrip(value.slice(close + P_END.length));
-      let nextParam = false;
-      if (rest.startsWith(P_PREFIX)) {
-        if (valid !== undefined) {
-          const nameEnd = rest.indexOf('>', P_PREFIX.length);
-          if (nameEnd >= 0) nextParam = valid.has(rest.slice(P_PREFIX.length, nameEnd));
-        } else nextParam = true;
+  /**
+   * `_next_structural_param_start(text[from:], 0, valid)`: the first `<parameter=` at or after
+   * `from` that starts a line (or stands at `from` itself, when `fromCounts`: the suffix's index 0)
+   * and, when `valid` is given, names one of its names.
+   */
+  nextOpener(from: number, valid: ReadonlySet<string> | undefined, fromCounts: boolean): number {
+    const t = this.text;
+    if (fromCounts && t.startsWith(P_PREFIX, from)) {
+      if (valid === undefined) return from;
+      const name = this.nameAt(from);
+      if (name !== undefined && valid.has(name)) return from;
+    }
+    if (this.openers === undefined) {
+      const o = { all: [] as number[], byName: new Map<string, number[]>() };
+      for (let i = t.indexOf(P_PREFIX); i >= 0; i = t.indexOf(P_PREFIX, i + P_PREFIX.length)) {
+        if (i === 0 || t[i - 1] !== '\n') continue;
+        o.all.push(i);
+        const name = this.nameAt(i);
+        if (name === undefined) continue;
+        const list = o.byName.get(name);
+        if (list) list.push(i);
+        else o.byName.set(name, [i]);
       }
-      if ((rest === '' && !requireLookahead) || nextParam || rest.startsWith(FN_END) || rest.startsWith(TC_END)) return close;
-      pos = close + P_END.length;
-    } else {
-      depth--;
-      pos = close + P_END.length;
+      this.openers = o;
     }
+    // at `from` itself it counted above (or not at all): the line-start openers after it
+    const after = from + (fromCounts ? 1 : 0);
+    if (valid === undefined) return firstAtOrAfter(this.openers.all, after);
+    let next = -1;
+    for (const name of valid) {
+      const list = this.openers.byName.get(name);
+      const i = list === undefined ? -1 : firstAtOrAfter(list, after);
+      if (i >= 0 && (next < 0 || i < next)) next = i;
+    }
+    return next;
   }
-  return -1;
+
+  /** `_find_true_function_end(text[from:])`, as an index of the text: a `</function>` followed by whitespace then `</tool_call>` or the end. */
+  functionEnd(from: number): number {
+    if (this.functionEnds === undefined) {
+      this.functionEnds = [];
+      const t = this.text;
+      for (let i = t.indexOf(FN_END); i >= 0; i = t.indexOf(FN_END, i + 1)) {
+        const j = pyLstripAt(t, i + FN_END.length);
+        if (j === t.length || t.startsWith(TC_END, j)) this.functionEnds.push(i);
+      }
+    }
+    return firstAtOrAfter(this.functionEnds, from);
+  }
+
+  /** What `_find_true_param_end` takes as a value's structural `</parameter>` at level 0 (the same function for the same rule). */
+  accept(valid: ReadonlySet<string> | undefined, requireLookahead: boolean): Accept {
+    const key = requireLookahead ? 'lookahead' : 'end';
+    let byValid = this.accepts.get(key);
+    if (byValid === undefined) this.accepts.set(key, (byValid = new Map()));
+    let a = byValid.get(valid);
+    if (a === undefined) {
+      const t = this.text;
+      a = (close) => {
+        const j = pyLstripAt(t, close + P_END.length);
+        let nextParam = false;
+        if (t.startsWith(P_PREFIX, j)) {
+          if (valid !== undefined) {
+            const name = this.nameAt(j);
+            if (name !== undefined) nextParam = valid.has(name);
+          } else nextParam = true;
+        }
+        return (j === t.length && !requireLookahead) || nextParam || t.startsWith(FN_END, j) || t.startsWith(TC_END, j);
+      };
+      byValid.set(valid, a);
+    }
+    return a;
+  }
+
+  /** `_find_true_param_end(text[from:], valid, requireLookahead)`, as an index of the text, or -1. */
+  paramEnd(from: number, valid: ReadonlySet<string> | undefined, requireLookahead: boolean): number {
+    return this.walks.end(from, this.accept(valid, requireLookahead), true);
+  }
 }
 
-/** `_scan_to_structural_function_end`: walk the parameters to the structural `</function>`; -1 when incomplete. */
-function scanToFunctionEnd(body: string, valid: ReadonlySet<string> | undefined): number {
-  let pos = 0;
+/** Index after Python's `str.lstrip()` of `text[at:]`. */
+function pyLstripAt(text: string, at: number): number {
+  return text.length - pyLstrip(text.slice(at)).length;
+}
+
+/**
+ * `_scan_to_structural_function_end(text[bodyStart:])`: walk the parameters to the structural
+ * `</function>`; its index in the text, or -1 when incomplete.
+ */
+function scanToFunctionEnd(tags: Tags, bodyStart: number, valid: ReadonlySet<string> | undefined): number {
+  const body = tags.text;
+  let pos = bodyStart;
   const n = body.length;
   const seen = new Set<string>();
   while (pos < n) {
     while (pos < n && ' \t\n\r'.includes(body[pos])) pos++;
     if (pos >= n) return -1;
     if (body.startsWith(FN_END, pos)) return pos;
-    if (!body.startsWith(P_PREFIX, pos)) {
-      const rest = trueFunctionEnd(body.slice(pos));
-      return rest >= 0 ? pos + rest : -1;
-    }
-    const nameEnd = body.indexOf('>', pos + P_PREFIX.length);
+    if (!body.startsWith(P_PREFIX, pos)) return tags.functionEnd(pos);
+    const nameEnd = tags.gtAfter(pos + P_PREFIX.length);
     if (nameEnd < 0) return -1;
     const name = body.slice(pos + P_PREFIX.length, nameEnd);
     let valueStart = nameEnd + 1;
     if (valueStart < n && body[valueStart] === '\n') valueStart++;
-    const end = trueParamEnd(body.slice(valueStart), valid, true);
+    const end = tags.paramEnd(valueStart, valid, true);
     if (end < 0) {
       const unseen = valid === undefined ? undefined : new Set([...valid].filter((v) => !seen.has(v) && v !== name));
-      const implicit = nextStructuralParamStart(body.slice(valueStart), 0, unseen);
+      const implicit = tags.nextOpener(valueStart, unseen, true);
       if (implicit < 0) return -1;
-      pos = valueStart + implicit;
+      pos = implicit;
       seen.add(name);
       continue;
     }
     seen.add(name);
-    pos = valueStart + end + P_END.length;
+    pos = end + P_END.length;
   }
   return -1;
 }
@@ -411,6 +476,7 @@ function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined)
     const f = call.indexOf(FN_PREFIX);
     if (f < 0) continue;
     const afterFn = call.slice(f + FN_PREFIX.length);
+    const tags = new Tags(afterFn);
     const nameEnd = afterFn.indexOf('>');
     let valid: ReadonlySet<string> | undefined;
     let bodyStart = 0;
@@ -418,8 +484,8 @@ function functionCallsNew(text: string, tools: readonly ParseTool[] | undefined)
       valid = validNames(tools, afterFn.slice(0, nameEnd));
       bodyStart = nameEnd + 1;
     }
-    const scanEnd = scanToFunctionEnd(afterFn.slice(bodyStart), valid);
-    const fnEnd = scanEnd >= 0 ? bodyStart + scanEnd : trueFunctionEnd(afterFn);
+    const scanEnd = scanToFunctionEnd(tags, bodyStart, valid);
+    const fnEnd = scanEnd >= 0 ? scanEnd : tags.functionEnd(0);
     // one call per block: the call is the block's last
     const cut = cutOff({ body: '', closed: fnEnd >= 0 }, wrapped ? block : undefined, true);
     out.push({ fc: fnEnd < 0 ? afterFn : afterFn.slice(0, fnEnd), ...(cut !== undefined ? { cut } : {}) });
@@ -440,32 +506,33 @@ function parseFunctionNew(fc: string, tools: readonly ParseTool[] | undefined): 
   const config = toolProperties(tools, name);
   const valid = config.size > 0 ? new Set(config.keys()) : undefined;
   const parameters = fc.slice(end + 1);
+  const tags = new Tags(parameters);
   const params = new PyDict();
   let pos = 0;
   for (;;) {
-    const start = nextStructuralParamStart(parameters, pos, undefined);
+    const start = tags.nextOpener(pos, undefined, pos === 0);
     if (start < 0) break;
     const nameStart = start + P_PREFIX.length;
-    const nameEnd = parameters.indexOf('>', nameStart);
+    const nameEnd = tags.gtAfter(nameStart);
     if (nameEnd < 0) break;
     const pname = parameters.slice(nameStart, nameEnd);
-    const value = parameters.slice(nameEnd + 1);
-    const close = trueParamEnd(value, valid, false);
+    const valueStart = nameEnd + 1;
+    const close = tags.paramEnd(valueStart, valid, false);
     let raw: string;
     if (close < 0) {
       // no structural </parameter>: the next declared <parameter= ends it, else </function>, else the end
-      const next = nextStructuralParamStart(value, 0, valid);
+      const next = tags.nextOpener(valueStart, valid, true);
       if (next >= 0) {
-        raw = value.slice(0, next);
-        pos = nameEnd + 1 + next;
+        raw = parameters.slice(valueStart, next);
+        pos = next;
       } else {
-        const fnEnd = trueFunctionEnd(value);
-        raw = fnEnd >= 0 ? value.slice(0, fnEnd) : value;
+        const fnEnd = tags.functionEnd(valueStart);
+        raw = fnEnd >= 0 ? parameters.slice(valueStart, fnEnd) : parameters.slice(valueStart);
         pos = parameters.length;
       }
     } else {
-      raw = value.slice(0, close);
-      pos = nameEnd + 1 + close + P_END.length;
+      raw = parameters.slice(valueStart, close);
+      pos = close + P_END.length;
     }
     params.set(pname, convertNew(stripOneNewline(raw), pname, config));
   }
@@ -484,12 +551,14 @@ function extractNew(text: string, tools: readonly ParseTool[] | undefined): Vllm
   // content: before the first <tool_call> holding a <function= (a bare <tool_call>…</tool_call> in prose stays content)
   let at = -1;
   let search = 0;
+  // searches that remember their answer: a run of empty blocks before a far <function= stays linear
+  const find = finder(text);
   for (;;) {
-    const tc = text.indexOf(TC_START, search);
+    const tc = find(TC_START, search);
     if (tc < 0) break;
-    const close = text.indexOf(TC_END, tc + TC_START.length);
+    const close = find(TC_END, tc + TC_START.length);
     const limit = close >= 0 ? close : text.length;
-    const fn = text.indexOf(FN_PREFIX, tc + TC_START.length);
+    const fn = find(FN_PREFIX, tc + TC_START.length);
     if (fn >= 0 && fn + FN_PREFIX.length <= limit) {
       at = tc;
       break;

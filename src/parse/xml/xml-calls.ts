@@ -17,9 +17,11 @@
  */
 import type { JsonValue } from '../../ir/json.js';
 import { decodeValue, declaredParameters, parameterSchema, type Note, type ValueSpelling } from './decode.js';
-import { finder, type CallDraft, type DialectParse, type TextNote } from './draft.js';
+import { finder, type CallDraft, type DialectParse, type TextNote, skipWs } from './draft.js';
+import { nesting, type Accept } from './nesting.js';
 import { findTool, type ParseTool } from './tools.js';
 import { isPlausibleFunctionName } from './vllm-qwen3-coder.js';
+import { firstAtOrAfter } from '../../ir/arrays.js';
 
 /** How one XML dialect spells its tags. */
 interface XmlSyntax {
@@ -51,7 +53,7 @@ function readUntilGt(text: string, at: number, prefix: string): TagRead {
   return { name: text.slice(at + prefix.length, gt), end: gt + 1 };
 }
 
-function readNameAttribute(tag: string): (text: string, at: number) => TagRead {
+export function readNameAttribute(tag: string): (text: string, at: number) => TagRead {
   const re = new RegExp(`${tag}[ \\t\\n\\r]+name[ \\t\\n\\r]*=[ \\t\\n\\r]*"([^"]*)"[ \\t\\n\\r]*>`, 'y');
   return (text, at) => {
     re.lastIndex = at;
@@ -95,12 +97,6 @@ export const ANTHROPIC_SYNTAX: XmlSyntax = {
   literalTags: ['</parameter>', '<parameter ', '</invoke>', '<invoke ', '</function_calls>', '<function_calls>'],
 };
 
-const WS = ' \t\n\r';
-
-function skipWs(text: string, i: number): number {
-  while (i < text.length && WS.includes(text[i])) i++;
-  return i;
-}
 
 interface CallResult {
   readonly ok: boolean;
@@ -133,41 +129,65 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
   };
 
   const isOpenAt = (i: number): boolean => text.startsWith(S.paramOpen, i) && (!S.lineStartOpens || text[i - 1] === '\n') && (S.lineStartOpens || 'name' in S.readParamName(text, i));
-  const nextOpen = (from: number, limit: number): number => {
-    for (let i = find(S.paramOpen, from); i >= 0 && i < limit; i = find(S.paramOpen, i + 1)) if (isOpenAt(i)) return i;
-    return -1;
+  // the walks of nested parameter tags, answered in linear time (nesting.ts); a value's end accepted per tool's declared names
+  const walks = nesting(text, S.paramOpen, S.paramClose, isOpenAt);
+  // one set of declared names per tool, so that each tool's rule is one `accept` (nesting.ts keeps its answers per accept)
+  const declaredSets = new Map<ParseTool, ReadonlySet<string> | undefined>();
+  const declaredOf = (tool: ParseTool | undefined): ReadonlySet<string> | undefined => {
+    if (tool === undefined) return undefined;
+    if (!declaredSets.has(tool)) declaredSets.set(tool, declaredParameters(tool.parameters));
+    return declaredSets.get(tool);
+  };
+  const accepts = new Map<ReadonlySet<string> | undefined, Accept>();
+  const acceptFor = (declared: ReadonlySet<string> | undefined): Accept => {
+    let a = accepts.get(declared);
+    if (a === undefined) accepts.set(declared, (a = (close) => structuralAfterClose(close + S.paramClose.length, declared)));
+    return a;
+  };
+  // the openers with a name, by name, and the call ends a value may run to: found once, searched by place
+  let openers: { all: number[]; byName: Map<string, number[]> } | undefined;
+  const openersByName = () => {
+    if (openers !== undefined) return openers;
+    openers = { all: [], byName: new Map() };
+    for (let i = find(S.paramOpen, 0); i >= 0; i = find(S.paramOpen, i + 1)) {
+      if (!isOpenAt(i)) continue;
+      const r = S.readParamName(text, i);
+      if (!('name' in r)) continue;
+      openers.all.push(i);
+      const list = openers.byName.get(r.name);
+      if (list) list.push(i);
+      else openers.byName.set(r.name, [i]);
+    }
+    return openers;
+  };
+  let callEnds: number[] | undefined;
+  const callEndsOf = () => {
+    if (callEnds !== undefined) return callEnds;
+    callEnds = [];
+    for (let i = find(S.callClose, 0); i >= 0; i = find(S.callClose, i + 1)) {
+      const j = skipWs(text, i + S.callClose.length);
+      if (j >= text.length || text.startsWith(S.wrapperClose, j)) callEnds.push(i);
+    }
+    return callEnds;
   };
 
   /** The end of a value starting at `from`: [valueEnd, afterClose, how] or undefined when the text ends inside it. */
   const valueEnd = (from: number, current: string, seen: ReadonlySet<string>, declared: ReadonlySet<string> | undefined): [number, number, 'closed' | 'next-parameter' | 'call-end'] | undefined => {
-    let depth = 0;
-    let pos = from;
-    for (;;) {
-      const close = find(S.paramClose, pos);
-      if (close < 0) break;
-      const open = nextOpen(pos, close);
-      if (open >= 0) {
-        depth++;
-        pos = open + S.paramOpen.length;
-        continue;
-      }
-      if (depth > 0) {
-        depth--;
-        pos = close + S.paramClose.length;
-        continue;
-      }
-      if (structuralAfterClose(close + S.paramClose.length, declared)) return [close, close + S.paramClose.length, 'closed'];
-      pos = close + S.paramClose.length;
-    }
+    // the first </parameter> at level 0 (a parameter tag inside the value opens a nested literal block) that a structural tag follows
+    const close = walks.end(from, acceptFor(declared));
+    if (close >= 0) return [close, close + S.paramClose.length, 'closed'];
     // no </parameter>: the next parameter (declared and not yet given, when the tool declares them) ends it, else the call's end
-    for (let i = nextOpen(from, text.length); i >= 0; i = nextOpen(i + 1, text.length)) {
-      const r = S.readParamName(text, i);
-      if ('name' in r && (declared === undefined || (declared.has(r.name) && !seen.has(r.name) && r.name !== current))) return [i, i, 'next-parameter'];
-    }
-    for (let i = find(S.callClose, from); i >= 0; i = find(S.callClose, i + 1)) {
-      const j = skipWs(text, i + S.callClose.length);
-      if (j >= text.length || text.startsWith(S.wrapperClose, j)) return [i, i, 'call-end'];
-    }
+    const o = openersByName();
+    let next = -1;
+    const consider = (list: readonly number[] | undefined) => {
+      const i = list === undefined ? -1 : firstAtOrAfter(list, from);
+      if (i >= 0 && (next < 0 || i < next)) next = i;
+    };
+    if (declared === undefined) consider(o.all);
+    else for (const name of declared) if (!seen.has(name) && name !== current) consider(o.byName.get(name));
+    if (next >= 0) return [next, next, 'next-parameter'];
+    const end = firstAtOrAfter(callEndsOf(), from);
+    if (end >= 0) return [end, end, 'call-end'];
     return undefined;
   };
 
@@ -188,7 +208,7 @@ export function parseXmlCalls(text: string, tools: readonly ParseTool[] | undefi
       ok = false;
       note(at, 'parse/invalid-name', 'error', `${JSON.stringify(name)} is not a function name (empty, or holding whitespace, quotes, braces or angle brackets) and no tool has it: no call (the text stays content)`);
     }
-    const declared = tool ? declaredParameters(tool.parameters) : undefined;
+    const declared = declaredOf(tool);
     const args = new Map<string, JsonValue>();
     const notes: { note: Note; param?: string }[] = [];
     const seen = new Set<string>();

@@ -123,3 +123,23 @@ describe('the API: parseToolCalls → toChatCompletion → checkToolCalls, and t
     ]);
   });
 });
+
+describe('the codes only the family readers raise', () => {
+  const code = (text: string, options: Parameters<typeof parseToolCalls>[1]) => parseToolCalls(text, options).diagnostics.map((d) => d.code);
+  it('parse/unclosed-reasoning: the output ends inside <think>; all of it is reasoning', () => {
+    const r = parseToolCalls('<think>still thinking', { model: 'qwen3' });
+    expect(r.diagnostics.map((d) => d.code)).toContain('parse/unclosed-reasoning');
+    expect(r.reasoning_content).toBe('still thinking');
+    expect(r.content).toBeNull();
+  });
+  it('parse/no-server-parser: SGLang has no parser for Granite 3.3 (an error, the strict reading returned)', () => {
+    const r = parseToolCalls('<tool_call>[{"name": "get_weather", "arguments": {"city": "Paris"}}]', { model: 'granite-3.3', server: 'sglang', tools: TOOLS });
+    expect(r.diagnostics.find((d) => d.code === 'parse/no-server-parser')?.severity).toBe('error');
+  });
+  it('parse/sglang-exception and parse/sglang-differs: qwen25 raises on a non-object body after a good call', () => {
+    // SGLang's parse_base_json calls .get on each body: [1] raises AttributeError, the whole text comes back
+    const codes = code('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n[1]\n</tool_call>', { model: 'qwen3', tools: TOOLS });
+    expect(codes).toContain('parse/sglang-exception');
+    expect(code('<tool_call>\n{"name": "get_weather", "arguments": 5}\n</tool_call>', { model: 'qwen3', tools: TOOLS })).toContain('parse/sglang-differs');
+  });
+});
