@@ -14,6 +14,7 @@ import { toChatCompletion } from '../parse/openai.js';
 import type { HarmonyParseMode, HarmonyParseResult } from '../parse/types.js';
 import type { CompiledTools } from './compile.js';
 import { resolveModel } from './models.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** The families whose output can be read (any name `--model` takes for them is accepted too). */
 export type ParseModel = 'gpt-oss' | 'anthropic' | (typeof FAMILY_PARSERS)[number]['model'] | (string & {});
@@ -92,12 +93,12 @@ export async function parseCompletion(input: string | readonly number[], options
   let failed = parsed.error !== undefined;
   if (options.tools) {
     const checks = await checkToolCalls(toolCallsFromParse(parsed), options.tools);
-    diagnostics.push(...checks.diagnostics);
+    pushAll(diagnostics, checks.diagnostics);
     if (checks.diagnostics.some((d) => d.severity === 'error')) failed = true;
   }
   if (options.format === 'openai') {
     const r = toChatCompletion(parsed, { ...(options.tools ? { tools: options.tools } : {}), ...(options.finishReason ? { finishReason: options.finishReason } : {}) });
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.error) return { output: { error: r.error.message }, diagnostics, failed: true, parsed };
     return { output: { response: { message: r.message, finish_reason: r.finish_reason } }, diagnostics, failed, parsed };
   }

@@ -9,6 +9,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { FLAVORS, MESSAGE_FORMATS, SERVERS, TARGETS, XML_DIALECTS } from '../api/render.js';
 import { CONTROL_TOKEN_POLICIES } from '../input/control-tokens.js';
 import { modelNames } from '../api/models.js';
+import { pushAll } from '../ir/arrays.js';
 
 /** The default config file name. */
 export const CONFIG_FILE = 'harmony-catalog.config.json';
@@ -213,7 +214,7 @@ export function validateConfig(value: unknown, file: string): BuildConfig {
         return;
       }
       for (const e of firstPerKey(Value.Errors(schema, s))) problems.push(describeUnknown(e, `/sources/${i}`, schema));
-      if (schema === McpSource) problems.push(...envNameProblems((s as { env?: unknown }).env, `/sources/${i}/env`));
+      if (schema === McpSource) pushAll(problems, envNameProblems((s as { env?: unknown }).env, `/sources/${i}/env`));
     });
   }
   if (Array.isArray(v.outputs)) {

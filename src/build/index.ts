@@ -13,6 +13,7 @@ import type { HubCacheOptions } from '../tokenizers/index.js';
 import { ConfigError, readConfig, type BuildConfig } from './config.js';
 import { outputProblems, outputRenderOptions, renderOutput, type TemplateReader } from './outputs.js';
 import { loadSources, relabel } from './sources.js';
+import { pushAll } from '../ir/arrays.js';
 
 export { CONFIG_FILE, ConfigError, readConfig, validateConfig, type BuildConfig, type OutputConfig, type SourceConfig } from './config.js';
 export { expandGlob } from './glob.js';
@@ -66,7 +67,7 @@ export async function planBuild(configFile: string, options: BuildOptions = {}):
   const problems: string[] = [];
   const seen = new Map<string, number>();
   config.outputs.forEach((o, i) => {
-    problems.push(...outputProblems(o, `outputs[${i}]`));
+    pushAll(problems, outputProblems(o, `outputs[${i}]`));
     const abs = resolve(baseDir, o.path);
     const first = seen.get(abs);
     if (first !== undefined) problems.push(`outputs[${i}].path: ${JSON.stringify(o.path)} is also outputs[${first}]'s path; each output needs its own file`);

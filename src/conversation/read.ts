@@ -19,6 +19,7 @@ import {
 } from '../ir/json.js';
 import { checkConversationDepth } from './depth.js';
 import { MESSAGE_FORMATS, type ConversationInput, type MessageFormat } from './types.js';
+import { pushAll } from '../ir/arrays.js';
 
 // ---------------------------------------------------------------------------------------
 // Small helpers over lossless JSON
@@ -283,7 +284,7 @@ export function readRequestBody(value: unknown, options: { readonly messageForma
   let conversation: ConversationInput;
   if (body.has('messages')) {
     const read = readConversation(body.get('messages'), { pointer: '/messages', ...(options.messageFormat !== undefined ? { format: options.messageFormat } : {}) });
-    diagnostics.push(...read.diagnostics);
+    pushAll(diagnostics, read.diagnostics);
     conversation = read.conversation;
     kind = conversation.format === 'anthropic' || (conversation.format === 'chat' && !hasChatSignal(conversation) && looksAnthropic(body)) ? 'anthropic' : 'chat';
     if (kind === 'anthropic') {
@@ -295,7 +296,7 @@ export function readRequestBody(value: unknown, options: { readonly messageForma
   } else if (body.has('input')) {
     kind = 'responses';
     const read = readConversation(body.get('input'), { pointer: '/input', format: 'responses' });
-    diagnostics.push(...read.diagnostics);
+    pushAll(diagnostics, read.diagnostics);
     const instructions = body.get('instructions');
     conversation = { ...read.conversation, ...(instructions !== undefined && instructions !== null ? { instructions, instructionsPointer: '/instructions' } : {}) };
   } else return undefined;

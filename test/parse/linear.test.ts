@@ -1,5 +1,5 @@
 /**
- * Every reader is linear in runs of openers (issue 22, item 11): a model stuck in a loop writes
+ * Every reader is linear in runs of openers (issue 22, item 11; issue 21 for every family): a model stuck in a loop writes
  * the same opening tag again and again, unclosed, until max_tokens. For each reader and each run
  * shape the time of 2n repetitions over the time of n must stay under 3 (a quadratic reader gives
  * about 4): n is doubled until a run takes 30 ms (at most 64,000 repetitions; a faster reader is
@@ -13,6 +13,7 @@
  * our own reader walk the rest of the run from every value.
  */
 import { describe, expect, it } from 'vitest';
+import { FAMILY_PARSERS, parseFamilyToolCalls, SYNTAXES } from '../../src/parse/families/index.js';
 import { parseHarmony } from '../../src/parse/harmony.js';
 import { parseToolCalls, vllmExtractToolCalls } from '../../src/parse/xml/index.js';
 import { nesting, type Accept } from '../../src/parse/xml/nesting.js';
@@ -39,7 +40,22 @@ const READERS: readonly [string, (text: string) => unknown, readonly Shape[]][] 
   ['anthropic (default)', (t) => parseToolCalls(t, { model: 'anthropic' }), [['<invoke name="f">\n<parameter name="a">\n', '</parameter>\n</invoke>\n</function_calls>']]],
   ['harmony (strict)', (t) => parseHarmony(t), [['<|start|>'], ['<|channel|>']]],
   ['harmony (tolerant)', (t) => parseHarmony(t, { mode: 'tolerant' }), [['<|start|>']]],
+  // every other family's reader (the default reading runs the family's vLLM and SGLang parsers on
+  // the same text too): a run of each opener of its syntax, or of a call's start where a call has
+  // no opener of its own
+  ...familyReaders(),
 ];
+
+/** One entry per family syntax: its first model, read with the tools. */
+function familyReaders(): [string, (text: string) => unknown, readonly Shape[]][] {
+  const bare: Readonly<Record<string, Shape>> = { 'llama3-json': ['{"name": "f", "parameters": {'], 'llama4-pythonic': ['[f('], 'functionary-3.2': ['>>>f\n{'] };
+  const seen = new Set<string>();
+  return FAMILY_PARSERS.filter((f) => !seen.has(f.syntax) && seen.add(f.syntax)).map((f) => {
+    const openers = SYNTAXES.get(f.syntax)!.openers;
+    const shapes: Shape[] = openers.length ? openers.map((o) => [o]) : [bare[f.syntax]!];
+    return [`${f.model} (${f.syntax})`, (t: string) => parseFamilyToolCalls(t, { model: f.model, tools: TOOLS }), shapes];
+  });
+}
 
 const MIN_MS = 30;
 const MAX_REPEAT = 64_000;

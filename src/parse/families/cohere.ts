@@ -25,6 +25,7 @@ import type { ParseTool } from '../xml/tools.js';
 import { parseCallJson, readCallObject, type CallObjectSpec } from './llama3-json.js';
 import { readArrayCalls, type ArrayCallSyntax } from './mistral.js';
 import type { FamilySyntax, ServerParserEntry } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const START_ACTION = '<|START_ACTION|>';
 const END_ACTION = '<|END_ACTION|>';
@@ -142,6 +143,11 @@ export function readCommandRPlus(text: string, tools: readonly ParseTool[] | und
         const k = skipWs(text, listEnd);
         if (text.startsWith(FENCE, k)) blockEnd = k + FENCE.length;
         else if (k >= text.length) incomplete = `no closing ${FENCE}`;
+        // the output stops inside the closing fence (one or two backticks): cut off while it was being written
+        else if (FENCE.startsWith(text.slice(k))) {
+          blockEnd = text.length;
+          incomplete = `no closing ${FENCE} (the output ends inside it)`;
+        }
         else note(k, { code: 'parse/unclosed', severity: 'warning', message: `no closing ${FENCE} after the list of actions (text follows): the calls are read, the text after them is content` });
       }
     } else {
@@ -168,7 +174,7 @@ export function readCommandRPlus(text: string, tools: readonly ParseTool[] | und
       kept.push({ name: r.name, args: r.args, start: s, notes: r.notes, ...(incomplete !== undefined ? { incomplete } : {}) });
     }
     if (kept.length > 0) {
-      calls.push(...kept);
+      pushAll(calls, kept);
       let from = p;
       for (const [s, e] of dropped) {
         if (s > from) consumed.push([from, s]);

@@ -51,6 +51,7 @@ import { isPlausibleFunctionName } from '../xml/vllm-qwen3-coder.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { pyValueTruthy } from '../../emit/python/json-loads.js';
 import { readJsonArguments, readSections, type CallRead, type SectionSyntax } from './sections.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const SECTION_BEGIN = '<｜tool▁calls▁begin｜>';
 const SECTION_END = '<｜tool▁calls▁end｜>';
@@ -315,7 +316,7 @@ function readDeepseekCalls(text: string, tools: readonly ParseTool[] | undefined
     const read = readJsonArguments(trimWs(body), atEnd);
     if ('truncated' in read) return truncated(`the arguments of ${JSON.stringify(name)}`, name);
     if ('invalid' in read) return dropped(read.code, `the arguments of ${JSON.stringify(name)} are ${read.invalid}`, endAt(stopArgs), name);
-    notes.push(...read.notes);
+    pushAll(notes, read.notes);
     const missing: string[] = [];
     if (fenced && !fenceClosed) missing.push('no ```');
     if (atEnd) missing.push(`no ${CALL_END}`);

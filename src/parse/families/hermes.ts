@@ -37,6 +37,7 @@ import type { ParseTool } from '../xml/tools.js';
 import { hermesToolCallBodies, vllmHermes } from '../xml/vllm-hermes.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { pyValueTruthy } from '../../emit/python/json-loads.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const START = '<tool_call>';
 const END = '</tool_call>';
@@ -113,7 +114,7 @@ function sglangQwen25(text: string, tools: readonly ParseTool[] | undefined): Pa
         if (err instanceof PythonException && err.type === 'JSONDecodeError') continue;
         throw err;
       }
-      calls.push(...sglangParseBaseJson(parsed, tools));
+      pushAll(calls, sglangParseBaseJson(parsed, tools));
     }
   } catch (err) {
     if (!(err instanceof PythonException)) throw err;

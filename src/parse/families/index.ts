@@ -25,6 +25,7 @@ import { XML_PARSE_MODELS, type XmlParseOptions, type XmlToolCall } from '../xml
 import type { VllmExtraction, VllmParserVersion } from '../xml/vllm-types.js';
 import { SERVER_PARSERS, SYNTAXES } from './registry.js';
 import type { FamilySyntax, ParserResult, ParseServer, ServerCall, ServerParserEntry } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 export type { FamilySyntax, ParserResult, ParseServer, ServerCall, ServerParserEntry } from './types.js';
 export { SERVER_PARSERS, SYNTAXES } from './registry.js';
@@ -275,6 +276,31 @@ function plan(options: FamilyParseOptions): Plan | { readonly error: Diagnostic 
 }
 
 /**
+ * The control string the text ends inside: a strict prefix of one of the syntax's control strings
+ * or openers (or the family's reasoning markers) at the very end, not whitespace alone. The output
+ * stopped while a marker was being written (max_tokens): a call before it may be missing its close.
+ */
+function endsInsideControl(text: string, p: Plan): string | undefined {
+  const markers = [...p.syntax.controls, ...p.syntax.openers, ...(p.family?.reasoning ? [p.family.reasoning.open, p.family.reasoning.close] : [])];
+  for (const m of markers) {
+    for (let k = Math.min(m.length - 1, text.length); k > 0; k--) {
+      const part = m.slice(0, k);
+      if (part.trim() !== '' && text.endsWith(part)) return m;
+    }
+  }
+  return undefined;
+}
+
+/** Why the last call of a text is cut off, read strictly (a server may return it as whole): undefined when it is not. */
+function lastCallCut(text: string, p: Plan): string | undefined {
+  const strict = p.syntax.read(text, undefined);
+  const last = strict.calls[strict.calls.length - 1];
+  if (last?.incomplete !== undefined) return last.incomplete;
+  const inside = endsInsideControl(text, p);
+  return inside !== undefined ? `the output ends inside ${JSON.stringify(inside)}` : undefined;
+}
+
+/**
  * Read the tool calls of one model output in its family's syntax. Without `server`: the syntax read
  * strictly (reasoning split off for a family that thinks), every repair, coercion and dropped
  * piece a diagnostic, a cut-off call marked incomplete (never runnable), and every place where
@@ -286,7 +312,7 @@ export function parseFamilyToolCalls(text: string, options: FamilyParseOptions):
   if ('error' in p) return { content: text === '' ? null : text, tool_calls: [], diagnostics: [p.error] };
   const diagnostics: Diagnostic[] = [...p.diagnostics];
   const read = readParseTools(options.tools);
-  diagnostics.push(...read.diagnostics);
+  pushAll(diagnostics, read.diagnostics);
   const tools = read.tools;
 
   if (p.serverParser) {
@@ -295,9 +321,13 @@ export function parseFamilyToolCalls(text: string, options: FamilyParseOptions):
     const r = entry.parse(text, tools);
     if (r.exception !== undefined) diagnostics.push({ code: entry.server === 'vllm' ? 'parse/vllm-exception' : 'parse/sglang-exception', severity: 'warning', path: '', message: `${label} raises ${r.exception}: the server returns no tool calls and the whole output as content` });
     const sent = serverResponse(entry.server, text, r);
-    const returned = (sent.tool_calls ?? []).map((c, i) => {
+    const sentCalls = sent.tool_calls ?? [];
+    // the server's parser may return as whole a call the strict reading finds cut off (or the text
+    // ends inside a control string): the last call is then marked incomplete all the same
+    const lastCut = sentCalls.length > 0 && r.exception === undefined ? lastCallCut(text, p) : undefined;
+    const returned = sentCalls.map((c, i) => {
       const call = openAiCall(c.name, c.arguments, options.ids);
-      const why = r.exception === undefined ? r.tool_calls[i]?.incomplete : undefined;
+      const why = r.exception === undefined ? (r.tool_calls[i]?.incomplete ?? (i === sentCalls.length - 1 ? lastCut : undefined)) : undefined;
       if (why === undefined) return call;
       diagnostics.push(incompleteCall(i, c.name, why, label));
       return markIncomplete(call, why);
@@ -309,17 +339,23 @@ export function parseFamilyToolCalls(text: string, options: FamilyParseOptions):
   if (split.unclosed) diagnostics.push({ code: 'parse/unclosed-reasoning', severity: 'warning', path: '/reasoning_content', message: `the output ends inside the reasoning (no ${p.family!.reasoning!.close}): all of it is reasoning, there is no answer` });
   const parse = shifted(p.syntax.read(split.rest, tools), split.offset);
   const reading = assembleReading(text, { ...parse, consumed: split.offset > 0 ? [[0, split.offset], ...parse.consumed] : parse.consumed });
-  diagnostics.push(...reading.diagnostics);
-  const calls = reading.calls.map((c) => {
+  pushAll(diagnostics, reading.diagnostics);
+  // a call the reader found closed, but the text ends inside a control string (its closing marker being written): cut off
+  const cutIn = reading.calls.length > 0 && incompleteReason(reading.calls[reading.calls.length - 1]!) === undefined ? endsInsideControl(text, p) : undefined;
+  if (cutIn !== undefined) {
+    const last = reading.calls.length - 1;
+    diagnostics.push(incompleteCall(last, reading.calls[last]!.function.name, `the output ends inside ${JSON.stringify(cutIn)}`, undefined));
+  }
+  const calls = reading.calls.map((c, i) => {
     const call = openAiCall(c.function.name, c.function.arguments, options.ids);
-    const why = incompleteReason(c);
+    const why = incompleteReason(c) ?? (i === reading.calls.length - 1 && cutIn !== undefined ? `the output ends inside ${JSON.stringify(cutIn)}` : undefined);
     return why === undefined ? call : markIncomplete(call, why);
   });
   const ours = { content: reading.content, calls: reading.calls.map((c) => c.function) };
   for (const entry of p.compare) {
     // the servers read the whole text (their reasoning parser is another step): compared on the answer only
     const r = entry.parse(split.rest, tools);
-    diagnostics.push(...vllmDifferences(split.rest, ours, [[entry.name, asExtraction(entry.server, split.rest, r)]], SERVER_WORD[entry.server]));
+    pushAll(diagnostics, vllmDifferences(split.rest, ours, [[entry.name, asExtraction(entry.server, split.rest, r)]], SERVER_WORD[entry.server]));
   }
   return { content: reading.content, ...(split.reasoning !== undefined ? { reasoning_content: split.reasoning } : {}), tool_calls: calls, diagnostics };
 }

@@ -28,6 +28,7 @@ import { findTool, type ParseTool } from '../xml/tools.js';
 import { isPlausibleFunctionName } from '../xml/vllm-qwen3-coder.js';
 import { SGLANG_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { readJsonArguments, readSections, type CallRead, type SectionSyntax } from './sections.js';
+import { pushAll } from '../../ir/arrays.js';
 
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>';
@@ -176,7 +177,7 @@ function readKimiCalls(text: string, tools: readonly ParseTool[] | undefined): D
       return { ok: false, end, truncated: false };
     }
     const args = read.args;
-    notes.push(...read.notes);
+    pushAll(notes, read.notes);
     let incomplete: string | undefined;
     if (next === undefined) incomplete = `no ${CALL_END}`;
     else if (next[1] !== CALL_END) notes.push({ note: { code: 'parse/unclosed', severity: 'warning', message: `no ${CALL_END} after the arguments of ${JSON.stringify(name)} (${next[1]} follows): read` } });

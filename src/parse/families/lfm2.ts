@@ -31,6 +31,7 @@ import { findTool, type ParseTool } from '../xml/tools.js';
 import { callListAhead, droppedNotes, pythonFirstStatementValue, readCallList, regionMinus, sglangToolNames, strayTokens, forwardFinder, vllmHandleSingleTool, type PyExpr } from './pythonic.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { pyValueTruthy } from '../../emit/python/json-loads.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const START = '<|tool_call_start|>';
 const END = '<|tool_call_end|>';
@@ -196,7 +197,7 @@ function sglangLfm2(text: string, tools: readonly ParseTool[] | undefined): Pars
     for (let p = s; p >= 0; p = text.indexOf(START, p)) {
       const e = text.indexOf(END, p + START.length);
       if (e < 0) break;
-      calls.push(...sglangBlock(text.slice(p + START.length, e), tools));
+      pushAll(calls, sglangBlock(text.slice(p + START.length, e), tools));
       p = e + END.length;
     }
   } catch (e) {
@@ -278,12 +279,12 @@ function readLfm2(text: string, tools: readonly ParseTool[] | undefined): Dialec
         next();
         continue;
       }
-      textNotes.push(...r.notes);
+      pushAll(textNotes, r.notes);
       let k = jsonEnd;
       while (k < to && blank(text[k])) k++;
       if (k < to) textNotes.push({ at: k, note: { code: 'parse/unexpected-text', severity: 'warning', message: `text after the calls inside the block: ${JSON.stringify(text.slice(k, Math.min(to, k + 40)))} (kept as content)` } });
-      calls.push(...r.calls.map((c) => (incomplete ? { ...c, start: s, incomplete } : { ...c, start: s })));
-      consumed.push(...(k < to ? [[s, k] as [number, number], ...(closed ? [[e, blockEnd] as [number, number]] : [])] : [[s, blockEnd] as [number, number]]));
+      pushAll(calls, r.calls.map((c) => (incomplete ? { ...c, start: s, incomplete } : { ...c, start: s })));
+      pushAll(consumed, (k < to ? [[s, k] as [number, number], ...(closed ? [[e, blockEnd] as [number, number]] : [])] : [[s, blockEnd] as [number, number]]));
       next();
       continue;
     }
@@ -307,19 +308,19 @@ function readLfm2(text: string, tools: readonly ParseTool[] | undefined): Dialec
       next();
       continue;
     }
-    textNotes.push(...droppedNotes(r.dropped));
+    pushAll(textNotes, droppedNotes(r.dropped));
     if (r.kind === 'cut') {
-      calls.push(...r.calls.map((c) => ({ ...c, incomplete: `no ] and no ${END}` })));
+      pushAll(calls, r.calls.map((c) => ({ ...c, incomplete: `no ] and no ${END}` })));
       if (r.cutAt !== undefined) textNotes.push({ at: r.cutAt, note: { code: 'parse/truncated', severity: 'error', message: 'the output ends inside this call: no call (its text stays content)' } });
-      if (r.calls.length > 0 || r.cutAt === undefined) consumed.push(...regionMinus(s, r.cutAt ?? text.length, r.dropped));
+      if (r.calls.length > 0 || r.cutAt === undefined) pushAll(consumed, regionMinus(s, r.cutAt ?? text.length, r.dropped));
       break;
     }
     let k = r.end;
     while (k < to && blank(text[k])) k++;
     if (k < to) textNotes.push({ at: k, note: { code: 'parse/unexpected-text', severity: 'warning', message: `text after the call list inside the block: ${JSON.stringify(text.slice(k, Math.min(to, k + 40)))} (kept as content)` } });
-    calls.push(...r.calls.map((c) => (incomplete ? { ...c, incomplete } : c)));
-    if (k < to) consumed.push(...regionMinus(s, k, r.dropped), ...(closed ? [[e, blockEnd] as [number, number]] : []));
-    else consumed.push(...regionMinus(s, blockEnd, r.dropped));
+    pushAll(calls, r.calls.map((c) => (incomplete ? { ...c, incomplete } : c)));
+    if (k < to) pushAll(consumed, regionMinus(s, k, r.dropped), (closed ? [[e, blockEnd] as [number, number]] : []));
+    else pushAll(consumed, regionMinus(s, blockEnd, r.dropped));
     next();
   }
   strayTokens(text, END, consumed, textNotes, (at) => ({ at, note: { code: 'parse/stray-close-tag', severity: 'warning', message: `${END} closes no ${START} block: dropped from the content` } }), closers);

@@ -48,6 +48,7 @@ import type { ParseTool } from '../xml/tools.js';
 import { argumentsObject, badName, pydanticStr, pyRawDecode, sglangParseBaseJson, type ElementReading } from './mistral.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { skipWs } from '../xml/draft.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 const EOT = '<|eot_id|>';
@@ -385,9 +386,9 @@ export function readLlama3Json(text: string, tools: readonly ParseTool[] | undef
   const consumed: [number, number][] = [];
   const textNotes: TextNote[] = [];
   const take = (r: Run) => {
-    calls.push(...r.calls);
-    consumed.push(...r.consumed);
-    textNotes.push(...r.textNotes);
+    pushAll(calls, r.calls);
+    pushAll(consumed, r.consumed);
+    pushAll(textNotes, r.textNotes);
   };
   const done = (): DialectParse => ({ calls, consumed, textNotes });
   let pos = 0;

@@ -27,6 +27,7 @@ import { PyDict, pyFloat, pyInt, PythonException, pythonFloatOf, pythonIntOf, py
 import { pyContains, pyGetItem, type ParseTool } from '../xml/tools.js';
 import { SGLANG_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { extractTypesFromSchema } from './vllm-engine/coerce.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const BLOCK = '<minimax:tool_call>';
 const BLOCK_END = '</minimax:tool_call>';
@@ -201,7 +202,7 @@ function sglangMinimaxM2(text: string, toolList: readonly ParseTool[] | undefine
         break;
       }
       cursor = e + BLOCK_END.length;
-      calls.push(...parseBlock(text.slice(s, cursor), tools, known));
+      pushAll(calls, parseBlock(text.slice(s, cursor), tools, known));
     }
     return { content: normal, tool_calls: calls, tools_called: calls.length > 0, has_tool_call: has };
   } catch (e) {

@@ -48,6 +48,7 @@ import { findTool, type ParseTool } from '../xml/tools.js';
 import { isPlausibleFunctionName } from '../xml/vllm-qwen3-coder.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
 import { pyValueTruthy } from '../../emit/python/json-loads.js';
+import { pushAll } from '../../ir/arrays.js';
 
 // ---------------------------------------------------------------------------------------
 // Python pieces shared by the families' server parsers
@@ -264,7 +265,7 @@ export function orjsonAccepts(s: string): boolean {
     } else if (x !== null && typeof x === 'object') {
       if (x.t === 'float' && !Number.isFinite(x.v)) return false;
       if (x.t === 'int' && !Number.isFinite(Number(x.v))) return false;
-      if (x.t === 'list') stack.push(...x.items);
+      if (x.t === 'list') pushAll(stack, x.items);
       if (x instanceof PyDict) for (const [k, y] of x.entries()) stack.push(k, y);
     }
   }
@@ -378,7 +379,7 @@ export function sglangMistral(text: string, tools: readonly ParseTool[] | undefi
     for (;;) {
       const c = sglangCompact(part, at);
       if (c === undefined) break;
-      calls.push(...sglangParseBaseJson(new PyDictOf([['name', c.name], ['arguments', c.args]]), tools));
+      pushAll(calls, sglangParseBaseJson(new PyDictOf([['name', c.name], ['arguments', c.args]]), tools));
       // `remaining = remaining[consumed:].strip()`: leading whitespace skipped (the trailing only matters at the end)
       at = c.end;
       while (at < part.length && pyIsSpace(part[at])) at++;
@@ -610,7 +611,7 @@ export function readArrayCalls(text: string, tools: readonly ParseTool[] | undef
       kept.push({ name: r.name, args: r.args, start: s, notes, ...(incomplete !== undefined ? { incomplete } : {}) });
     }
     if (kept.length > 0) {
-      calls.push(...kept);
+      pushAll(calls, kept);
       // the block, less the dropped calls' text
       let from = p;
       for (const [s, e] of dropped) {

@@ -21,6 +21,7 @@ import { pyStrip } from '../xml/python-values.js';
 import type { ParseTool } from '../xml/tools.js';
 import { droppedNotes, readCallLines, regionMinus, strayTokens, forwardFinder, vllmPythonicCalls, vllmToolCallRegexMatches } from './pythonic.js';
 import { VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerParserEntry } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 const START = '<function_calls>';
 const END = '</function_calls>';
@@ -92,17 +93,17 @@ function readOlmo3(text: string, tools: readonly ParseTool[] | undefined): Diale
         stop = { at: last.start, lineStart: last.start, why: 'cut', eof: true };
       }
     }
-    textNotes.push(...droppedNotes(dropped));
+    pushAll(textNotes, droppedNotes(dropped));
     const incomplete = atEof ? `no ${END}` : undefined;
     const blockCalls = r.calls.filter((c) => stop === undefined || c.start < stop.lineStart);
-    calls.push(...blockCalls.map((c) => (incomplete ? { ...c, incomplete } : c)));
-    if (stop === undefined) consumed.push(...regionMinus(s, blockEnd, dropped));
+    pushAll(calls, blockCalls.map((c) => (incomplete ? { ...c, incomplete } : c)));
+    if (stop === undefined) pushAll(consumed, regionMinus(s, blockEnd, dropped));
     else if (stop.eof) {
       textNotes.push({ at: stop.lineStart, note: { code: 'parse/truncated', severity: 'error', message: 'the output ends inside this call: no call (its text stays content)' } });
-      if (blockCalls.length > 0) consumed.push(...regionMinus(s, stop.lineStart, dropped));
+      if (blockCalls.length > 0) pushAll(consumed, regionMinus(s, stop.lineStart, dropped));
     } else {
       textNotes.push({ at: stop.at, note: { code: 'parse/invalid-call', severity: 'error', message: `a line of the ${START} block is not a Python call (${stop.why}): the block's calls end before it (the rest stays content)` } });
-      if (blockCalls.length > 0) consumed.push(...regionMinus(s, stop.lineStart, dropped), ...(closed ? [[e, blockEnd] as [number, number]] : []));
+      if (blockCalls.length > 0) pushAll(consumed, regionMinus(s, stop.lineStart, dropped), (closed ? [[e, blockEnd] as [number, number]] : []));
     }
     s = next;
   }

@@ -37,6 +37,7 @@ import { pythonLiteralEval } from '../xml/literal-eval.js';
 import { PyDict, PythonException, pyInt, pyFloat, pyStrip, pyTypeName, pythonJsonDumps, type PyValue } from '../xml/python-values.js';
 import { findTool, type ParseTool } from '../xml/tools.js';
 import { SGLANG_COMMIT, VLLM_COMMIT, type FamilySyntax, type ParserResult, type ServerCall, type ServerParserEntry } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 // =======================================================================================
 // Python's ast.parse (CPython 3.11)
@@ -2463,19 +2464,19 @@ function readLlama4Pythonic(text: string, tools: readonly ParseTool[] | undefine
     }
     const opener = tokenBefore(text, b, PYTHON_START);
     const start = opener >= 0 ? opener : b;
-    textNotes.push(...droppedNotes(r.dropped));
+    pushAll(textNotes, droppedNotes(r.dropped));
     if (r.kind === 'cut') {
       const whole = r.calls.map((c) => ({ ...c, incomplete: 'no ]' }));
-      calls.push(...whole);
+      pushAll(calls, whole);
       const cutAt = r.cutAt ?? text.length;
       if (r.cutAt !== undefined) textNotes.push({ at: r.cutAt, note: { code: 'parse/truncated', severity: 'error', message: 'the output ends inside this call: no call (its text stays content)' } });
-      if (whole.length > 0 || r.cutAt === undefined) consumed.push(...regionMinus(start, cutAt, r.dropped));
+      if (whole.length > 0 || r.cutAt === undefined) pushAll(consumed, regionMinus(start, cutAt, r.dropped));
       break;
     }
     const closer = tokenAfter(text, r.end, PYTHON_END);
     const end = closer >= 0 ? closer : r.end;
-    calls.push(...r.calls);
-    consumed.push(...regionMinus(start, end, r.dropped));
+    pushAll(calls, r.calls);
+    pushAll(consumed, regionMinus(start, end, r.dropped));
     pos = end;
   }
   strayTokens(text, PYTHON_END, consumed, textNotes, (at) => ({ at, note: { code: 'parse/stray-close-tag', severity: 'warning', message: `${PYTHON_END} closes no call list: dropped from the content` } }));

@@ -23,6 +23,7 @@ import type { XmlToolCall } from '../xml/types.js';
 import { familyParser, parseFamilyToolCalls, TOOL_PARSERS, type FamilyParseOptions, type FamilyParseResult } from './index.js';
 import { SYNTAXES } from './registry.js';
 import type { FamilySyntax } from './types.js';
+import { pushAll } from '../../ir/arrays.js';
 
 /** One piece of what the model wrote, as soon as it is certain. */
 export type ToolCallEvent =
@@ -95,6 +96,13 @@ export function createToolCallParser(options: FamilyParseOptions): ToolCallStrea
   let opener = -1;
   let scanned = 0;
   const longest = Math.max(1, ...(syntax?.openers ?? []).map((m) => m.length));
+  // the answer's text is certain up to the first control string of the syntax, not only its
+  // openers: a reading may take markers out of the content anywhere (Command R7B's response
+  // markers, a stray close tag)
+  const holds = [...new Set([...(syntax?.openers ?? []), ...(syntax?.controls ?? [])])];
+  const longestHold = Math.max(1, ...holds.map((m) => m.length));
+  let hold = -1;
+  let holdScanned = 0;
   const withId = (c: XmlToolCall): XmlToolCall => (options.ids ? copyCompleteness(c, { ...c, id: `chatcmpl-tool-${randomUUID().replaceAll('-', '')}` }) : c);
 
   function step(): ToolCallEvent[] {
@@ -128,8 +136,12 @@ export function createToolCallParser(options: FamilyParseOptions): ToolCallStrea
       opener = firstOf(buf, Math.max(answerFrom, scanned - longest + 1), openers);
       scanned = buf.length;
     }
+    if (hold < 0) {
+      hold = firstOf(buf, Math.max(answerFrom, holdScanned - longestHold + 1), holds);
+      holdScanned = buf.length;
+    }
     if (callsSent.length === 0) {
-      const safe = opener >= 0 ? opener : buf.length - partialSuffix(buf, Math.max(answerFrom, buf.length - longest), openers);
+      const safe = hold >= 0 ? hold : buf.length - partialSuffix(buf, Math.max(answerFrom, buf.length - longestHold), holds);
       const from = answerFrom + contentSent.length;
       if (safe > from) {
         const text = buf.slice(from, safe);
@@ -144,10 +156,17 @@ export function createToolCallParser(options: FamilyParseOptions): ToolCallStrea
       readAt = buf.length - answerFrom;
       const answer = buf.slice(answerFrom);
       const prefix = assembleReading(answer, syntax!.read(answer, tools));
+      // a call the reading had to repair (a missing close, a tag read as text, text left out) may
+      // be read otherwise once more text comes (a later close tag can end its value): it waits for the end
+      const repaired = new Set<number>();
+      for (const d of prefix.diagnostics) {
+        const m = /^\/tool_calls\/(\d+)(?:\/|$)/.exec(d.path);
+        if (m) repaired.add(Number(m[1]));
+      }
       for (let k = callsSent.length; k < prefix.calls.length - 1; k++) {
         const call = withId(prefix.calls[k]);
-        if (incompleteReason(call) !== undefined) break;
-        out.push(...callEvents(k, call));
+        if (incompleteReason(call) !== undefined || repaired.has(k)) break;
+        pushAll(out, callEvents(k, call));
         callsSent = [...callsSent, call];
       }
     }
@@ -178,7 +197,7 @@ export function createToolCallParser(options: FamilyParseOptions): ToolCallStrea
       });
       // the calls handed on keep their ids
       const calls = result.tool_calls.map((c, k) => (k < callsSent.length && callsSent[k].id !== undefined ? copyCompleteness(c, { ...c, id: callsSent[k].id }) : c));
-      for (let k = callsSent.length; k < calls.length; k++) events.push(...callEvents(k, calls[k]));
+      for (let k = callsSent.length; k < calls.length; k++) pushAll(events, callEvents(k, calls[k]));
       return { events, result: { ...result, tool_calls: calls, ...(diagnostics.length ? { diagnostics: [...result.diagnostics, ...diagnostics] } : {}) } };
     },
   };
