@@ -4,7 +4,7 @@
 // completion (detokenized with special tokens, or the token ids) in their place.
 //   node examples/agent-loop.mjs          (after npm ci, which builds dist/)
 import { readFileSync } from 'node:fs';
-import { checkToolCalls, compileTools, parseHarmony, renderPrompt, toChatCompletion } from '../dist/index.js';
+import { checkToolCalls, compileTools, parseHarmony, renderPrompt, toChatCompletion } from 'harmony-catalog';
 
 const here = new URL('.', import.meta.url);
 const read = (f) => readFileSync(new URL(f, here), 'utf8');

@@ -6,7 +6,7 @@
 // output syntax; put your server's raw completion text in their place.
 //   node examples/family-agent-loop.mjs          (after npm ci, which builds dist/)
 import { readFileSync } from 'node:fs';
-import { checkToolCalls, compileTools, parseToolCalls, renderPrompt, toChatCompletion } from '../dist/index.js';
+import { checkToolCalls, compileTools, parseToolCalls, renderPrompt, toChatCompletion } from 'harmony-catalog';
 
 const MODEL = 'qwen3';
 const tools = compileTools(readFileSync(new URL('weather.json', import.meta.url), 'utf8'));

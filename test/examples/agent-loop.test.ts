@@ -8,8 +8,8 @@ import { ROOT } from '../support/shared.js';
 
 describe('examples', () => {
   it('examples/agent-loop.mjs: render → parse → check → run → render, to the final answer', () => {
-    // the example imports the built package (dist/), as a user's script would
-    if (!existsSync(join(ROOT, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT });
+    // the example imports the package by name ('harmony-catalog': its exports, the built dist/lib/), as a user's script would
+    if (!existsSync(join(ROOT, 'dist/lib/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT });
     const out = execFileSync(process.execPath, [join(ROOT, 'examples/agent-loop.mjs')], { cwd: ROOT, encoding: 'utf8' });
     expect(out).toContain('call: get_location({}) → {"city":"Lisbon, Portugal"}');
     expect(out).toContain('call: get_current_weather({"location": "Lisbon, Portugal", "format": "celsius"})');
@@ -19,7 +19,7 @@ describe('examples', () => {
   });
 
   it('examples/family-agent-loop.mjs: the same loop for Qwen3 (vLLM\'s hand-off to its template, its own call syntax read back)', () => {
-    if (!existsSync(join(ROOT, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT });
+    if (!existsSync(join(ROOT, 'dist/lib/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT });
     const out = execFileSync(process.execPath, [join(ROOT, 'examples/family-agent-loop.mjs')], { cwd: ROOT, encoding: 'utf8' });
     expect(out).toContain('reasoning: I need the user\'s location first.');
     expect(out).toContain('call: get_location({}) → {"city":"Lisbon, Portugal"}');
