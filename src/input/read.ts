@@ -16,6 +16,7 @@ import {
   isJsonObject,
   isWellFormed,
   JsonNumber,
+  notePlainForm,
   JsonSyntaxError,
   JsValueError,
   parseJson,
@@ -98,6 +99,8 @@ interface SpellingFound {
   free: boolean;
   readonly clean: Set<object>;
   size?: DocumentSize;
+  /** The input, when it was plain objects equal to the value read (nothing left out): its parameters objects may be walked in place (plainForm). */
+  plain?: unknown;
 }
 
 /** The size of the document read: every value in it (containers, entries, scalars), and how deep its containers nest. */
@@ -176,6 +179,7 @@ function read(input: unknown, options: ReadToolsOptions): ReadResult {
     if (tool && slot.format !== 'gemini' && typeof slot.value === 'object' && slot.value !== null && spelling.clean.has(slot.value)) freeTools.add(tool);
   });
   duplicateNames(tools, slots, diags);
+  if (spelling.plain !== undefined) for (const t of tools) notePlainParameters(t, json, spelling.plain);
 
   // A value that could not be converted is reported once, where it is; what follows from it
   // (a "missing" name, an unknown shape) is not reported again.
@@ -226,6 +230,7 @@ function toJson(input: unknown, options: ReadToolsOptions, problems: ValueProble
   // plain objects, arrays and JSON scalars (the usual input) in one pass; anything else the long way
   const plain = plainJsonOf(input, spelling.clean);
   if (plain !== undefined) {
+    if (plainSkipped === 0) spelling.plain = input;
     spelling.free = !plainSpelled;
     spelling.size = { values: plainValues, depth: plainDepth };
     return plain;
@@ -348,6 +353,7 @@ export function plainJsonOf(input: unknown, clean?: Set<object>): JsonValue | un
   // every object, so then the value is converted the slow way (fromJs)
   for (const _ in OBJECT_PROTO) return undefined;
   plainSpelled = false;
+  plainSkipped = 0;
   plainClean = clean;
   plainValues = 0;
   plainDepth = 0;
@@ -425,8 +431,34 @@ function plainValue(v: unknown, depth: number): JsonValue {
     if (!plainSpelled && (c === 124 /* | */ || c === 47 /* / */ || k.indexOf('<') >= 0)) plainSpelled = true;
     const x = o[k];
     if (x !== undefined) out.set(k, plainValue(x, depth + 1));
+    else plainSkipped++;
   }
   return out;
+}
+
+/** Counted by plainValue: the `undefined` values left out (with none, every object of the input equals the Map made of it). */
+let plainSkipped = 0;
+
+/**
+ * Note a tool's parameters Map as equal to the caller's object it was read from (plainForm: the
+ * pre-pass then walks that object, not a copy), when the Map is the one at the tool's
+ * parametersPointer (not rebuilt, as a Gemini declaration's may be) and the object a plain one.
+ */
+function notePlainParameters(t: ToolDefinition, json: JsonValue, input: unknown): void {
+  const m = t.parameters;
+  if (!isJsonObject(m) || t.parametersPointer === undefined) return;
+  let j: JsonValue | undefined = json;
+  let o: unknown = input;
+  const tokens = t.parametersPointer.split('/');
+  for (let i = 1; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    const k = token.indexOf('~') < 0 ? token : token.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (isJsonArray(j) && Array.isArray(o)) (j = j[Number(k)]), (o = o[Number(k)]);
+    else if (isJsonObject(j) && typeof o === 'object' && o !== null && !Array.isArray(o)) (j = j.get(k)), (o = (o as Record<string, unknown>)[k]);
+    else return;
+  }
+  if (j !== m || typeof o !== 'object' || o === null || Array.isArray(o)) return;
+  notePlainForm(m, o as Record<string, unknown>);
 }
 
 /**

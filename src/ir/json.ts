@@ -450,23 +450,33 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
         throw new JsValueError(`a ${typeof v} is not a JSON value`, p);
     }
     const o = v as object;
-    if (o instanceof JsonNumber) return o;
+    if (o instanceof JsonNumber) {
+      lastPlain = false;
+      return o;
+    }
     if (seen.has(o)) throw new JsValueError('the value refers to itself (a cycle)', p);
     seen.add(o);
-    if (Array.isArray(o)) stack.push({ kind: 'array', o, p, i: 0, out: [], key: '', entries: undefined, keys: undefined, result: null });
-    else if (o instanceof Map) stack.push({ kind: 'map', o, p, i: 0, out: new Map(), key: '', entries: (o as Map<unknown, unknown>).entries(), keys: undefined, result: null });
+    if (Array.isArray(o)) stack.push({ kind: 'array', o, p, i: 0, out: [], key: '', entries: undefined, keys: undefined, result: null, plain: true });
+    else if (o instanceof Map) stack.push({ kind: 'map', o, p, i: 0, out: new Map(), key: '', entries: (o as Map<unknown, unknown>).entries(), keys: undefined, result: null, plain: false });
     else {
       const toJSON = (o as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') stack.push({ kind: 'wrap', o, p, i: 0, out: null, key: '', entries: undefined, keys: [toJSON.call(o)], result: null });
-      else stack.push({ kind: 'object', o, p, i: 0, out: new Map(), key: '', entries: undefined, keys: Object.keys(o), result: null });
+      if (typeof toJSON === 'function') stack.push({ kind: 'wrap', o, p, i: 0, out: null, key: '', entries: undefined, keys: [toJSON.call(o)], result: null, plain: false });
+      else {
+        const proto = Object.getPrototypeOf(o);
+        stack.push({ kind: 'object', o, p, i: 0, out: new Map(), key: '', entries: undefined, keys: Object.keys(o), result: null, plain: proto === Object.prototype || proto === null });
+      }
     }
     return PENDING;
   };
+  /** Whether the value just converted (`last`) is plain JSON as JavaScript writes it (see plainForm). */
+  let lastPlain = true;
   let last = start(value, pointer);
   while (stack.length) {
     const f = stack[stack.length - 1];
     // the value just converted goes where the frame asked for it
     if (last !== PENDING) {
+      if (!lastPlain) f.plain = false;
+      lastPlain = true;
       if (f.kind === 'array') (f.out as JsonValue[])[f.i - 1] = last;
       else if (f.kind === 'wrap') f.result = last;
       else (f.out as Map<string, JsonValue>).set(f.key, last);
@@ -482,9 +492,12 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
         while (f.i < a.length && !found) {
           const k = f.i++;
           // a hole stays a hole (as Array.prototype.map leaves it); undefined is null
-          if (!(k in a)) continue;
+          if (!(k in a)) {
+            f.plain = false;
+            continue;
+          }
           const x = a[k];
-          if (x === undefined) out[k] = null;
+          if (x === undefined) (out[k] = null), (f.plain = false);
           else (next = x), (nextPointer = `${f.p}/${k}`), (found = true);
         }
         if (!found) out.length = a.length;
@@ -511,6 +524,7 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
           const k = keys[f.i++];
           const x = (f.o as Record<string, unknown>)[k];
           if (x !== undefined) (f.key = k), (next = x), (nextPointer = `${f.p}/${escapePointerToken(k)}`), (found = true);
+          else f.plain = false;
         }
         break;
       }
@@ -526,8 +540,43 @@ export function fromJs(value: unknown, pointer = ''): JsonValue {
     stack.pop();
     seen.delete(f.o);
     last = f.kind === 'wrap' ? f.result : (f.out as JsonValue);
+    lastPlain = f.plain;
+    if (f.plain && f.kind === 'object') notePlainForm(f.out as JsonObject, f.o as Record<string, unknown>);
   }
   return last as JsonValue;
+}
+
+/**
+ * The plain objects a reader converted, by the Map it made of each, each with the job it was
+ * noted in: an entry counts only in that job (until the synchronous code that made it has run;
+ * a microtask ends it), so an object its owner changes later is never taken for the Map made of
+ * it before. One WeakMap for the process (a new one each job would grow its table again each time).
+ */
+const PLAIN_FORMS = new WeakMap<JsonObject, { readonly o: Record<string, unknown>; readonly job: object }>();
+let currentJob: object | undefined;
+
+/** Note that `m` was made from the plain object `o` and equals it (see plainForm). */
+export function notePlainForm(m: JsonObject, o: Record<string, unknown>): void {
+  if (currentJob === undefined) {
+    const job = {};
+    currentJob = job;
+    queueMicrotask(() => {
+      if (currentJob === job) currentJob = undefined;
+    });
+  }
+  PLAIN_FORMS.set(m, { o, job: currentJob });
+}
+
+/**
+ * The plain JavaScript object a JsonObject was made from by fromJs in the current job, when that
+ * object and everything in it is JSON as JavaScript writes it (objects of Object.prototype or
+ * null prototype without toJSON, arrays without holes, strings, finite numbers, booleans, null;
+ * no `undefined` value, Map, JsonNumber or other class): walking it is walking the Map (the same
+ * keys in the order a plain object enumerates them). Undefined otherwise: use toJs for a copy.
+ */
+export function plainForm(m: JsonObject): Record<string, unknown> | undefined {
+  const e = PLAIN_FORMS.get(m);
+  return e !== undefined && e.job === currentJob ? e.o : undefined;
 }
 
 /** What fromJs still has to do for one container: its kind, where it stands, its output, the next entry. */
@@ -545,6 +594,8 @@ interface FromJsFrame {
   readonly keys: readonly unknown[] | undefined;
   /** wrap: the converted toJSON result. */
   result: JsonValue;
+  /** True while the container and what it holds are plain JSON as JavaScript writes it (see plainForm). */
+  plain: boolean;
 }
 
 /** Returned by fromJs' start for a container whose frame was pushed. */

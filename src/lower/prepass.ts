@@ -1,31 +1,22 @@
 /**
- * The pre-pass: visits every sub-schema with its JSON Pointer before lowering, in place on the
- * lossless value. It enforces the limits (depth, size), reports keywords no JSON Schema draft or
- * OpenAPI defines, and resolves every local `$ref` (detecting ref-only cycles) so the lowering
- * only looks answers up.
+ * The pre-pass: visits every sub-schema with its JSON Pointer before lowering. It enforces the
+ * limits (depth, size), reports keywords no JSON Schema draft or OpenAPI defines, and resolves
+ * every local `$ref` (detecting ref-only cycles) so the lowering only looks answers up.
  *
- * The walk is json-schema-traverse 1.0's (what this pass used before), visit for visit: the same
- * sub-schema keywords (plus 2020-12's), the same order (a plain object's: integer-like keys
- * first), the same pointers, so the same diagnostics in the same order, without copying each
- * schema to a plain object first.
+ * The walk is json-schema-traverse's (the design card's schema walker), run on the schema's plain
+ * JavaScript form: the objects the caller passed when the tools came as objects (fromJs noted
+ * them, plainForm), else a copy of the lossless value (toJs). The 2020-12 keywords its 1.0 tables
+ * lack (prefixItems, dependentSchemas, unevaluatedItems, unevaluatedProperties, contentSchema) are
+ * walked from the callback, before the schema's other sub-schemas: its tables are the module's
+ * own, shared with every other user of the package (Ajv), and are not changed here.
  */
-import { escapePointerToken, isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../ir/json.js';
+import traverse from 'json-schema-traverse';
+import { escapePointerToken, isJsonArray, isJsonObject, plainForm, toJs, type JsonObject, type JsonValue } from '../ir/json.js';
 import type { LowerContext } from './context.js';
 import { localRefPointer, resolvePointer } from './refs.js';
 
-// json-schema-traverse 1.0's tables, with the 2020-12 keywords it lacks. Looked up with `in`, as it
-// does: a key Object.prototype has (`constructor`, `toString`, `__proto__`…) counts as one too.
-/** Keywords whose value is one sub-schema. */
-const SCHEMA_KEYWORDS: Record<string, boolean> = {
-  additionalItems: true, items: true, contains: true, additionalProperties: true, propertyNames: true, not: true, if: true, then: true, else: true,
-  unevaluatedItems: true, unevaluatedProperties: true, contentSchema: true,
-};
-/** Keywords whose value is an array of sub-schemas. */
-const ARRAY_KEYWORDS: Record<string, boolean> = { items: true, allOf: true, anyOf: true, oneOf: true, prefixItems: true };
-/** Keywords whose value is an object of sub-schemas. */
-const PROPS_KEYWORDS: Record<string, boolean> = { $defs: true, definitions: true, properties: true, patternProperties: true, dependencies: true, dependentSchemas: true };
-/** Every key `in` finds in one of the tables above (their own keys, and Object.prototype's): any other key holds no sub-schema. */
-const MAY_HOLD_SCHEMAS: ReadonlySet<string> = new Set([...Object.keys(SCHEMA_KEYWORDS), ...Object.keys(ARRAY_KEYWORDS), ...Object.keys(PROPS_KEYWORDS), ...Object.getOwnPropertyNames(Object.prototype)]);
+/** Keywords of 2020-12 whose value is sub-schemas that json-schema-traverse 1.0 does not walk. */
+const LATER_SCHEMA_KEYWORDS = ['unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
 
 /** Every keyword of JSON Schema drafts 4 to 2020-12, plus OpenAPI's and Gemini's. */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
@@ -52,7 +43,8 @@ export function prepass(schema: JsonValue, ctx: LowerContext): boolean {
   // Depth and size first, iteratively: the visit below recurses (at most this deep). A document
   // known to be within the limits holds only schemas that are (boundWithin), so no walk is needed.
   if (!boundWithin(ctx) && !withinLimits(schema, ctx) && !checkLimits(schema, ctx)) return false;
-  visit(schema, { root: schema, ctx, path: [] });
+  const plain = plainForm(schema) ?? (toJs(schema) as traverse.SchemaObject);
+  walk(plain, '', { root: schema, ctx });
   return true;
 }
 
@@ -141,170 +133,52 @@ function checkLimits(schema: JsonObject, ctx: LowerContext): boolean {
   return true;
 }
 
-/**
- * One walk of the pre-pass: the schema's root, the context, and the path to the sub-schema being
- * visited, as reference tokens (unescaped; indices as numbers). The path is one array, pushed and
- * popped as the walk goes down and up, and made a JSON Pointer only for a diagnostic: most schemas
- * have none, and a pointer string a sub-schema was a fifth of what a render allocated.
- */
+/** One walk of the pre-pass: the schema's root (the lossless value, where `$ref`s resolve) and the context. */
 interface Walk {
   readonly root: JsonValue;
   readonly ctx: LowerContext;
-  readonly path: (string | number)[];
 }
 
-/** The JSON Pointer of the walk's path. */
-function pointerOf(path: readonly (string | number)[]): string {
-  let p = '';
-  for (let i = 0; i < path.length; i++) {
-    const t = path[i] as string | number;
-    p += `/${typeof t === 'number' ? t : escapePointerToken(t)}`;
-  }
-  return p;
+/** Walk the sub-schemas of `schema` (plain form), whose pointer is `base`, with json-schema-traverse. */
+function walk(schema: unknown, base: string, w: Walk): void {
+  traverse(schema as traverse.SchemaObject, { allKeys: false }, (sub, pointer) => visit(sub, base + pointer, w));
 }
 
-// The entries of a Map are walked with forEach and a function of the module, the walk its `this`:
-// no iterator results (the pass runs before V8 optimises it, in a CLI) and no closure a visit.
-
-/** One sub-schema (an object; anything else is not visited): its unknown keywords, its `$ref`, then its sub-schemas. */
-function visit(sub: JsonObject, w: Walk): void {
-  const order = indexFirstOrder(sub);
-  if (order !== undefined) {
-    for (let i = 0; i < order.length; i++) unknownKeyword(order[i] as string, w);
-  } else {
-    sub.forEach(unknownKeywordEntry, w);
+/** One sub-schema: its unknown keywords, its `$ref`, then the sub-schemas of the 2020-12 keywords json-schema-traverse does not know. */
+function visit(sub: traverse.SchemaObject, pointer: string, w: Walk): void {
+  for (const key in sub) unknownKeyword(key, pointer, w);
+  const ref = sub.$ref;
+  if (typeof ref === 'string') resolveRef(ref, pointer, w);
+  // as json-schema-traverse treats its own array, object and schema keywords
+  const prefixItems: unknown = sub.prefixItems;
+  if (Array.isArray(prefixItems)) for (let i = 0; i < prefixItems.length; i++) walk(prefixItems[i], `${pointer}/prefixItems/${i}`, w);
+  const dependentSchemas: unknown = sub.dependentSchemas;
+  if (typeof dependentSchemas === 'object' && dependentSchemas !== null && !Array.isArray(dependentSchemas)) {
+    for (const prop in dependentSchemas) walk((dependentSchemas as Record<string, unknown>)[prop], `${pointer}/dependentSchemas/${escapePointerToken(prop)}`, w);
   }
-  const ref = sub.get('$ref');
-  if (typeof ref === 'string') resolveRef(ref, w);
-  if (order !== undefined) {
-    for (let i = 0; i < order.length; i++) {
-      const key = order[i] as string;
-      visitKeyword(sub.get(key) as JsonValue, key, w);
-    }
-  } else {
-    sub.forEach(visitKeywordEntry, w);
-  }
-}
-
-function unknownKeywordEntry(this: Walk, _value: JsonValue, key: string): void {
-  unknownKeyword(key, this);
+  for (const k of LATER_SCHEMA_KEYWORDS) if (Object.prototype.hasOwnProperty.call(sub, k)) walk(sub[k], `${pointer}/${k}`, w);
 }
 
 /** Report a key no JSON Schema draft or OpenAPI defines (vendor `x-` keys are allowed). */
-function unknownKeyword(key: string, w: Walk): void {
+function unknownKeyword(key: string, pointer: string, w: Walk): void {
   if (KNOWN_KEYWORDS.has(key) || key.startsWith('x-')) return;
-  w.ctx.report('warning', 'schema/unknown-keyword', `${pointerOf(w.path)}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
+  w.ctx.report('warning', 'schema/unknown-keyword', `${pointer}/${escapePointerToken(key)}`, `"${key}" is not a JSON Schema keyword; no renderer reads it`);
 }
 
-function visitKeywordEntry(this: Walk, value: JsonValue, key: string): void {
-  visitKeyword(value, key, this);
-}
-
-/** Visit the sub-schemas one keyword of a schema holds (`sch`, its value), as json-schema-traverse does. */
-function visitKeyword(sch: JsonValue, key: string, w: Walk): void {
-  if (!MAY_HOLD_SCHEMAS.has(key)) return;
-  const path = w.path;
-  if (isJsonArray(sch)) {
-    if (key in ARRAY_KEYWORDS) {
-      for (let i = 0; i < sch.length; i++) {
-        const x = sch[i];
-        if (isJsonObject(x)) {
-          path.push(key, i);
-          visit(x, w);
-          path.length -= 2;
-        }
-      }
-    }
-  } else if (key in PROPS_KEYWORDS) {
-    if (isJsonObject(sch)) {
-      path.push(key);
-      const order = indexFirstOrder(sch);
-      if (order !== undefined) {
-        for (let i = 0; i < order.length; i++) {
-          const prop = order[i] as string;
-          visitProperty(sch.get(prop) as JsonValue, prop, w);
-        }
-      } else {
-        sch.forEach(visitPropertyEntry, w);
-      }
-      path.pop();
-    }
-  } else if (key in SCHEMA_KEYWORDS) {
-    if (isJsonObject(sch)) {
-      path.push(key);
-      visit(sch, w);
-      path.pop();
-    }
-  }
-}
-
-function visitPropertyEntry(this: Walk, value: JsonValue, prop: string): void {
-  visitProperty(value, prop, this);
-}
-
-/** One entry of an object of sub-schemas (`properties`, `$defs`…): `x`, the schema under `prop`. */
-function visitProperty(x: JsonValue, prop: string, w: Walk): void {
-  if (isJsonObject(x)) {
-    w.path.push(prop);
-    visit(x, w);
-    w.path.pop();
-  }
-}
-
-/**
- * The keys of an object in the order a plain JavaScript object enumerates them when that differs
- * from the Map's: array indices (`0` … `4294967294`) first, ascending, then the others as
- * written. Undefined when the object has no array-index key (the Map's order is that order).
- */
-function indexFirstOrder(m: JsonObject): string[] | undefined {
-  // the common case (no such key) in one forEach with a function of the module: nothing allocated
-  sawIndexKey = false;
-  m.forEach(noteIndexKey);
-  if (!sawIndexKey) return undefined;
-  const indices: string[] = [];
-  const others: string[] = [];
-  m.forEach((_, k) => {
-    const c = k.charCodeAt(0);
-    (c >= 48 && c <= 57 && isArrayIndex(k) ? indices : others).push(k);
-  });
-  indices.sort((a, b) => Number(a) - Number(b));
-  for (let i = 0; i < others.length; i++) indices.push(others[i] as string);
-  return indices;
-}
-
-/** Set by noteIndexKey when a key it is given is an array index. */
-let sawIndexKey = false;
-
-function noteIndexKey(_value: JsonValue, k: string): void {
-  if (sawIndexKey) return;
-  const c = k.charCodeAt(0);
-  if (c >= 48 && c <= 57 && isArrayIndex(k)) sawIndexKey = true;
-}
-
-/** True for an array index as JavaScript objects order them: a canonical decimal integer up to 2^32 − 2. */
-function isArrayIndex(k: string): boolean {
-  if (k.length > 10 || (k.length > 1 && k.charCodeAt(0) === 48)) return false;
-  for (let i = 0; i < k.length; i++) {
-    const c = k.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return Number(k) <= 4294967294;
-}
-
-/** Resolve one `$ref` (of the sub-schema at the walk's path) and record the answer for the lowering. */
-function resolveRef(ref: string, w: Walk): void {
+/** Resolve one `$ref` (of the sub-schema at `pointer`) and record the answer for the lowering. */
+function resolveRef(ref: string, pointer: string, w: Walk): void {
   const { root, ctx } = w;
   if (ctx.refs.has(ref)) return;
   const target = localRefPointer(ref);
   const resolved = target === undefined ? undefined : resolvePointer(root, target);
   if (target === undefined || resolved === undefined) {
     ctx.refs.set(ref, { status: 'unresolved' });
-    ctx.report('warning', 'schema/unresolved-ref', `${pointerOf(w.path)}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
+    ctx.report('warning', 'schema/unresolved-ref', `${pointer}/$ref`, target === undefined ? `$ref ${JSON.stringify(ref)} is not a local reference ("#/…"); it cannot be resolved and is shown as any` : `$ref ${JSON.stringify(ref)} points to nothing in this schema; it is shown as any`);
     return;
   }
   if (refOnlyCycle(root, target, ctx.refCycles)) {
     ctx.refs.set(ref, { status: 'circular', target });
-    ctx.report('warning', 'schema/ref-cycle', `${pointerOf(w.path)}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
+    ctx.report('warning', 'schema/ref-cycle', `${pointer}/$ref`, `$ref ${JSON.stringify(ref)} only leads to other $refs and back to itself; it is shown as any`);
     return;
   }
   ctx.refs.set(ref, { status: 'ok', target });
