@@ -4,7 +4,7 @@
  * tool calls checked against the catalog and leaks flagged. What `harmony-catalog parse` prints.
  */
 import { CompileError, type Diagnostic } from '../diagnostics.js';
-import { checkToolCalls, toolCallsFromParse } from '../parse/check.js';
+import { checkToolCalls, toolCallsFromParse, type CheckToolCallsResult } from '../parse/check.js';
 import { FAMILY_PARSERS, parseToolCalls, TOOL_PARSERS, type FamilyParseResult } from '../parse/families/index.js';
 import { familyLeaks } from '../parse/families/leaks.js';
 import { familyChatCompletion } from '../parse/families/response.js';
@@ -53,6 +53,8 @@ export interface ParsedCompletion {
   readonly parsed?: HarmonyParseResult;
   /** Every other family: the reading itself. */
   readonly reading?: FamilyParseResult;
+  /** With tools: every call checked against them. */
+  readonly checks?: CheckToolCallsResult;
 }
 
 /** The family name of a `--model` value, for reading its output. */
@@ -84,23 +86,24 @@ export async function parseCompletion(input: string | readonly number[], options
     const diagnostics = [...r.diagnostics, ...familyLeaks(text, r, model), ...(checks?.diagnostics ?? [])];
     const failed = diagnostics.some((d) => d.severity === 'error');
     const output = options.format === 'openai' ? { response: { message: response.message, finish_reason: response.finish_reason } } : { messages: [assistantMessage(r)] };
-    return { output, diagnostics, failed, reading: r };
+    return { output, diagnostics, failed, reading: r, ...(checks ? { checks } : {}) };
   }
   if (options.toolParser !== undefined) throw new CompileError([{ code: 'usage/tool-parser', severity: 'error', path: '', message: 'gpt-oss output is read by its Harmony parser: --tool-parser goes with the other families' }]);
   if (options.server === 'sglang') throw new CompileError([{ code: 'usage/server', severity: 'error', path: '', message: "SGLang's gpt-oss reading is not emulated: --server vllm (the reading given already) or no --server" }]);
   const parsed = parseHarmony(input, { ...(options.mode ? { mode: options.mode } : {}) });
   const diagnostics: Diagnostic[] = [...parsed.diagnostics, ...findLeaks(parsed)];
   let failed = parsed.error !== undefined;
-  if (options.tools) {
-    const checks = await checkToolCalls(toolCallsFromParse(parsed), options.tools);
+  const checks = options.tools ? await checkToolCalls(toolCallsFromParse(parsed), options.tools) : undefined;
+  if (checks) {
     pushAll(diagnostics, checks.diagnostics);
     if (checks.diagnostics.some((d) => d.severity === 'error')) failed = true;
   }
+  const checked = checks ? { checks } : {};
   if (options.format === 'openai') {
     const r = toChatCompletion(parsed, { ...(options.tools ? { tools: options.tools } : {}), ...(options.finishReason ? { finishReason: options.finishReason } : {}) });
     pushAll(diagnostics, r.diagnostics);
-    if (r.error) return { output: { error: r.error.message }, diagnostics, failed: true, parsed };
-    return { output: { response: { message: r.message, finish_reason: r.finish_reason } }, diagnostics, failed, parsed };
+    if (r.error) return { output: { error: r.error.message }, diagnostics, failed: true, parsed, ...checked };
+    return { output: { response: { message: r.message, finish_reason: r.finish_reason } }, diagnostics, failed, parsed, ...checked };
   }
-  return { output: { messages: parsed.messages, ...(parsed.error ? { error: parsed.error.message } : {}) }, diagnostics, failed, parsed };
+  return { output: { messages: parsed.messages, ...(parsed.error ? { error: parsed.error.message } : {}) }, diagnostics, failed, parsed, ...checked };
 }

@@ -6,6 +6,7 @@ import { toolsOfInput } from '../api/render.js';
 import { parseCompletion, parseFamilyName } from '../api/parse.js';
 import { TOOL_PARSERS } from '../parse/families/index.js';
 import type { HarmonyParseMode } from '../parse/types.js';
+import type { CheckToolCallsResult } from '../parse/check.js';
 import { caseLabel, failedCasesLine, guard, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom, printDiagnostics, readInputArg, UsageError, type CliIo, parseCommandArgs } from './io.js';
 
 /** Help text of `parse`. */
@@ -46,7 +47,8 @@ Options:
                         are checked against their schemas (unknown tool, unknown parameter, JSON
                         that does not parse, arguments that break the schema, a schema that cannot
                         be compiled), and a call the output cut off is call/incomplete (never
-                        runnable; the printed response stays what the server returns)
+                        runnable; the printed response stays what the server returns); stderr
+                        ends with how many calls are runnable
   --finish-reason <r>   --format openai: the engine's finish reason, stop | length (gpt-oss
                         default: stop when the input ends with a stop token, else length; other
                         families: stop). length marks the last call as possibly cut off
@@ -138,9 +140,18 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     if (values.jsonl) return parseJsonl(input, base, tools, io, Boolean(values.quiet), display);
     const r = await parseCompletion(model === 'gpt-oss' ? completionInput(input) : input, { ...base, ...(tools ? { tools } : {}) });
     if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
+    if (r.checks && !values.quiet) io.stderr(`${checkedLine(r.checks, tools?.tools.length ?? 0)}\n`);
     io.stdout(`${JSON.stringify(r.output, null, 2)}\n`);
     return r.failed ? 1 : 0;
   }, display);
+}
+
+/** What the checks of --tools found, in one line (the calls that may run, by name). */
+export function checkedLine(checks: CheckToolCallsResult, toolCount: number): string {
+  const n = checks.calls.length;
+  const runnable = checks.calls.filter((c) => c.runnable);
+  const names = runnable.map((c) => c.name).join(', ');
+  return `checked ${n} tool call${n === 1 ? '' : 's'} against ${toolCount} tool${toolCount === 1 ? '' : 's'}: ${runnable.length} runnable${names ? ` (${names})` : ''}${runnable.length < n ? `, ${n - runnable.length} not (the errors above say why)` : ''}`;
 }
 
 type Base = { model?: string; toolParser?: string; format: 'messages' | 'harmony' | 'openai'; mode?: HarmonyParseMode; server?: 'vllm' | 'sglang'; finishReason?: 'stop' | 'length' };

@@ -34,6 +34,9 @@ describe('harmony-catalog parse --model (every family)', () => {
     const r = await runCli(['parse', file('kimi.txt', KIMI), '--model', 'kimi-k2', '--tools', toolsFile]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ messages: [{ role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris", "unit": "c"}' } }] }] });
+    // the checks say what they found, a valid call too (stderr; --quiet leaves it out)
+    expect(r.err).toBe('checked 1 tool call against 1 tool: 1 runnable (get_weather)\n');
+    expect((await runCli(['parse', file('kimi.txt', KIMI), '--model', 'kimi-k2', '--tools', toolsFile, '--quiet'])).err).toBe('');
   });
 
   it('qwen3: the reasoning split off, the call read, --format openai the response', async () => {
@@ -52,6 +55,7 @@ describe('harmony-catalog parse --model (every family)', () => {
     const r = await runCli(['parse', file('cut.txt', cut), '--model', 'kimi-k2', '--tools', toolsFile]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('call/incomplete');
+    expect(r.err).toContain('checked 1 tool call against 1 tool: 0 runnable, 1 not (the errors above say why)');
   });
 
   it('an unknown parameter and a value outside the enum are reported, never folded into another value', async () => {
