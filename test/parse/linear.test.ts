@@ -1,11 +1,15 @@
 /**
  * Every reader is linear in runs of openers (issue 22, item 11; issue 21 for every family): a model stuck in a loop writes
  * the same opening tag again and again, unclosed, until max_tokens. For each reader and each run
- * shape the time of 2n repetitions over the time of n must stay under 3 (a quadratic reader gives
- * about 4): n is doubled until a run takes 30 ms (at most 64,000 repetitions; a faster reader is
- * timed over a batch of runs that takes 30 ms), each time is the median of three, and a shape
- * measured over 3 is measured again (twice at most: the machine may be busy; a quadratic reader
- * stays over 3 every time). `LINEAR_VERBOSE=1` prints every measure.
+ * shape the time of 4n repetitions over the time of n must stay under 10 (a linear reader gives
+ * about 4, 5 to 7 when the garbage collector works harder on the longer text; a quadratic one
+ * about 16): n is doubled until a run takes 30 ms (at most 64,000 repetitions; a faster reader is
+ * timed over a batch of runs that takes 30 ms), each time is the least of three batches (a busy
+ * machine only adds time), and a shape measured over 10 is measured again (twice at most; a
+ * quadratic reader stays over it every time). `LINEAR_VERBOSE=1` prints every measure.
+ *
+ * Comparing 2n with n under 3, as this test first did, left too little room: CI measured 3.24 for
+ * the tolerant Harmony reader on 32,000 `<|start|>`, a reader this machine measures at 2.2 to 2.7.
  *
  * Before: the default qwen3-coder reading of `<function=f>\n<parameter=a>\n` took 4.9 s for
  * 20,000 repetitions and 19.4 s for 40,000 (vLLM 00d0a333's emulation, which it runs to compare,
@@ -59,23 +63,20 @@ function familyReaders(): [string, (text: string) => unknown, readonly Shape[]][
 
 const MIN_MS = 30;
 const MAX_REPEAT = 64_000;
+const LIMIT = 10;
 
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
-/** The median time of three batches of `batch` runs of the reader on `text`. */
+/** The least time of three batches of `batch` runs of the reader on `text`. */
 function timed(read: (text: string) => unknown, text: string, batch: number): number {
-  const times: number[] = [];
+  let least = Infinity;
   for (let r = 0; r < 3; r++) {
     const t0 = performance.now();
     for (let b = 0; b < batch; b++) read(text);
-    times.push(performance.now() - t0);
+    least = Math.min(least, performance.now() - t0);
   }
-  return median(times);
+  return least;
 }
 
-/** time(2n) / time(n), n chosen so that a run (or a batch of runs) takes MIN_MS. */
+/** time(4n) / time(n), n chosen so that a run (or a batch of runs) takes MIN_MS. */
 function ratio(read: (text: string) => unknown, [unit, tail = '']: Shape): { n: number; batch: number; ms: number; ratio: number } {
   let n = 4000;
   let once = timed(read, unit.repeat(n) + tail, 1);
@@ -85,18 +86,18 @@ function ratio(read: (text: string) => unknown, [unit, tail = '']: Shape): { n: 
   }
   const batch = Math.max(1, Math.ceil(MIN_MS / Math.max(once, 0.05)));
   const a = timed(read, unit.repeat(n) + tail, batch);
-  const b = timed(read, unit.repeat(2 * n) + tail, batch);
+  const b = timed(read, unit.repeat(4 * n) + tail, batch);
   return { n, batch, ms: a, ratio: b / a };
 }
 
-describe('every reader is linear in a run of openers: time(2n) / time(n) < 3', () => {
+describe(`every reader is linear in a run of openers: time(4n) / time(n) < ${LIMIT}`, () => {
   for (const [name, read, shapes] of READERS) {
     it(name, () => {
       for (const shape of shapes) {
         let m = ratio(read, shape);
-        for (let attempt = 0; attempt < 2 && m.ratio >= 3; attempt++) m = ratio(read, shape);
+        for (let attempt = 0; attempt < 2 && m.ratio >= LIMIT; attempt++) m = ratio(read, shape);
         if (process.env.LINEAR_VERBOSE) console.log(name, JSON.stringify(shape[0]), m);
-        expect(m.ratio, `${name} on ${JSON.stringify(shape[0])} × ${m.n}${shape[1] ? ` + ${JSON.stringify(shape[1])}` : ''} (${m.batch} run${m.batch === 1 ? '' : 's'}: ${m.ms.toFixed(1)} ms)`).toBeLessThan(3);
+        expect(m.ratio, `${name} on ${JSON.stringify(shape[0])} × ${m.n}${shape[1] ? ` + ${JSON.stringify(shape[1])}` : ''} (${m.batch} run${m.batch === 1 ? '' : 's'}: ${m.ms.toFixed(1)} ms)`).toBeLessThan(LIMIT);
       }
     });
   }
