@@ -16,13 +16,15 @@
  *
  * - dist/lib/: the library, each entry of package.json's `exports` bundled (step 5); its types are
  *   tsc's (dist/*.d.ts).
+ * - dist/lib/cjs/: each entry for `require` (a CommonJS file that requires the ES module) and the
+ *   same types as CommonJS declarations (.d.cts), for TypeScript projects that are CommonJS (step 6).
  *
  * It bundles tsc's output (dist/), the code the tests ran.
  *
  *   node scripts/bundle.mjs [--no-minify]   (names kept: for reading a profile)
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -204,14 +206,18 @@ if (warm.status !== 0) {
 //    entry and a few chunks, about 0.06 s. The types stay tsc's (dist/*.d.ts).
 const LIB = join(DIST, 'lib');
 const libEntries = {};
+/** Each entry's export key (`.`, `./mcp`…), by its path. */
+const exportKeys = {};
 for (const [key, e] of Object.entries(pkg.exports)) {
   if (typeof e === 'string') continue; // ./package.json
   const path = /^\.\/dist\/(.+)\.d\.ts$/.exec(e.types)?.[1];
-  if (path === undefined || e.import !== `./dist/lib/${path}.js` || e.default !== e.import) {
-    console.error(`bundle: package.json exports[${JSON.stringify(key)}] should give types ./dist/<path>.d.ts and import (and default) ./dist/lib/<path>.js`);
+  // `require` first: TypeScript takes the first condition that applies, and a CommonJS importer must get the .d.cts (step 6)
+  if (path === undefined || e.import !== `./dist/lib/${path}.js` || e.default !== e.import || e.require !== `./dist/lib/cjs/${path}.cjs` || Object.keys(e)[0] !== 'require') {
+    console.error(`bundle: package.json exports[${JSON.stringify(key)}] should give require ./dist/lib/cjs/<path>.cjs (first), types ./dist/<path>.d.ts, and import (and default) ./dist/lib/<path>.js`);
     process.exit(1);
   }
   libEntries[path] = join(DIST, `${path}.js`);
+  exportKeys[path] = key;
 }
 if (pkg.main !== pkg.exports['.'].import) {
   console.error('bundle: package.json main should be exports["."].import');
@@ -232,6 +238,63 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[hash]',
 });
+
+// 6. CommonJS: TypeScript reads the .d.ts files of this package (type: module) as an ES module's
+//    declarations, which a CommonJS file cannot import (`module: node16`: TS1471 for `import x =
+//    require()`, TS1541 for `import type`), although Node (≥ 20.19, engines) loads the package with
+//    require(). So each entry's `require` condition names a CommonJS file of its own,
+//    dist/lib/cjs/<path>.cjs (`module.exports = require('../<path>.js')`: the same ES module, the
+//    object require() returned before), and TypeScript reads the declarations beside it:
+//    <path>.d.cts, tsc's .d.ts files reachable from the entries copied as .d.cts with their relative
+//    specifiers ending in .cjs. Same declarations, read as CommonJS, less one line: the main entry's
+//    CommonJS declarations do not load the vitest matcher's augmentation (src/testing/matchers.ts).
+//    A `declare module 'vitest'` read from CommonJS resolves vitest's own CommonJS declarations, and
+//    those do not type-check under `module: node16` (they re-export its ES module: TS1479), so a
+//    CommonJS project with vitest installed would get vitest's error from importing this package.
+//    `harmony-catalog/vitest` still loads it (a project that uses vitest).
+const CJS = join(LIB, 'cjs');
+/** Lines of a declaration file left out of its CommonJS copy (each must be there: the build fails when one is not). */
+const ESM_ONLY = { 'index.d.ts': ["export type {} from './testing/matchers.js';"] };
+/** The relative specifiers of a declaration file (`from './x.js'`, `import './x.js'`, `import("./x.js")`). */
+const RELATIVE = /(\bfrom\s*|\bimport\s*|\bimport\(\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
+const declarations = new Set();
+const reached = Object.keys(libEntries).map((p) => join(DIST, `${p}.d.ts`));
+while (reached.length) {
+  const file = reached.pop();
+  if (declarations.has(file)) continue;
+  if (!existsSync(file)) {
+    console.error(`bundle: ${relative(ROOT, file)} (reached from the entries' declarations) does not exist`);
+    process.exit(1);
+  }
+  declarations.add(file);
+  for (const m of readFileSync(file, 'utf8').matchAll(RELATIVE)) {
+    if (!m[3].endsWith('.js')) {
+      console.error(`bundle: ${relative(ROOT, file)} imports ${m[3]}: expected a relative specifier ending in .js`);
+      process.exit(1);
+    }
+    reached.push(join(dirname(file), m[3].replace(/\.js$/, '.d.ts')));
+  }
+}
+for (const file of declarations) {
+  const rel = relative(DIST, file).replace(/\\/g, '/');
+  let text = readFileSync(file, 'utf8');
+  for (const line of ESM_ONLY[rel] ?? []) {
+    const lines = text.split('\n');
+    if (!lines.includes(line)) {
+      console.error(`bundle: ${relative(ROOT, file)} should have the line ${line} (left out of its CommonJS declarations)`);
+      process.exit(1);
+    }
+    text = lines.filter((l) => l !== line).join('\n');
+  }
+  const out = join(CJS, rel.replace(/\.d\.ts$/, '.d.cts'));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text.replace(RELATIVE, (_, head, q, spec) => `${head}${q}${spec.replace(/\.js$/, '.cjs')}${q}`));
+}
+for (const path of Object.keys(libEntries)) {
+  const shim = join(CJS, `${path}.cjs`);
+  const target = relative(dirname(shim), join(LIB, `${path}.js`)).replace(/\\/g, '/');
+  writeFileSync(shim, `'use strict';\n// require('${pkg.name}${exportKeys[path].slice(1)}'): the ES module itself (Node >= 20.19 loads it with require); see package.json exports\nmodule.exports = require(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)});\n`);
+}
 
 // the stamp the tests compare with tsc's output to know the bundles are current (test/support/build.ts)
 writeFileSync(join(DIST, '.bundled'), `${new Date().toISOString()}\n`);

@@ -17,6 +17,30 @@ export { CompileError, formatDiagnostic, isCompileError, type Diagnostic, type S
 export { JsonNumber, parseJson, fromJs, toJs, type JsonValue, type JsonObject, type JsonArray } from './ir/json.js';
 export type * from './ir/nodes.js';
 export type { ToolDefinition, ToolFormat, ReadResult } from './input/types.js';
+export type {
+  UnknownInput,
+  ToolSchema,
+  JsonSchemaObject,
+  SchemaLibraryValue,
+  FunctionDefinition,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  AnthropicTool,
+  McpTool,
+  BareTool,
+  GeminiFunctionDeclaration,
+  GeminiTool,
+  McpToolsList,
+  McpToolsListResponse,
+  OpenAIFunctions,
+  AiSdkTool,
+  AiSdkFunctionTool,
+  AiSdkLegacyTool,
+  AiSdkToolRecord,
+  ToolShape,
+  ToolsContainer,
+  ToolsDocument,
+} from './input/shapes.js';
 export { CONTROL_TOKEN_CODE, CONTROL_TOKEN_POLICIES, GENERIC_SPELLINGS, controlSpellings, escapeControlTokens, escapeControlTokensInKey, findControlTokens, findControlTokensInKey, unescapeControlTokens, unescapeControlTokensInKey, type ControlTokenPolicy, type ControlSpellings, type ControlTokenOptions } from './input/control-tokens.js';
 export { lowerSchema, lowerTool, type LowerOptions, type LowerLimits, type LowerResult } from './lower/index.js';
 export { harmonyType } from './emit/harmony/types.js';
@@ -26,7 +50,42 @@ export { renderEnvelope, messageHeader, type HarmonyMessage } from './messages/e
 export type { ReasoningEffort, ResponseFormat } from './messages/options.js';
 export type { SystemMessageOptions } from './messages/system.js';
 
-export { readTools, compileTools, setCaching, clearTextCache, type ToolsInput, type CompiledTools } from './api/compile.js';
+export { readTools, compileTools, setCaching, clearTextCache, type ToolsInput, type ReadToolsResult, type CompiledTools, type CompileOptions } from './api/compile.js';
+export type {
+  MessageShape,
+  MessagesInput,
+  OtherMessage,
+  ChatMessage,
+  ChatSystemMessage,
+  ChatDeveloperMessage,
+  ChatUserMessage,
+  ChatAssistantMessage,
+  ChatToolMessage,
+  ChatFunctionMessage,
+  ChatToolCall,
+  ChatTextPart,
+  ChatContentPart,
+  ResponsesInputItem,
+  ResponsesMessageItem,
+  ResponsesFunctionCall,
+  ResponsesFunctionCallOutput,
+  ResponsesReasoningItem,
+  ResponsesContentPart,
+  AnthropicMessage,
+  AnthropicContentBlock,
+  AnthropicTextBlock,
+  AnthropicImageBlock,
+  AnthropicImageSource,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicThinkingBlock,
+  AnthropicRedactedThinkingBlock,
+  HarmonyInputMessage,
+  RequestInput,
+  ChatCompletionsRequest,
+  ResponsesRequest,
+  AnthropicMessagesRequest,
+} from './api/messages.js';
 export {
   renderCatalog,
   renderDeveloperMessage,
@@ -83,7 +142,12 @@ export { familyChatCompletion, familyChatCompletionChunks, eventsOfReading, open
 export { familyLeaks, LEAK_MARKERS, type LeakMarkers } from './parse/families/leaks.js';
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
 export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost } from './report/index.js';
-export { listModels, modelNames, type ModelInfo } from './api/models.js';
+export { listModels, modelNames, type ModelInfo, type ModelName, type KnownModelName } from './api/models.js';
+// the vitest matcher's options, and its types (`expect(…).toMatchCatalogSnapshot()`): a test that
+// imports the package sees the matcher typed (src/testing/matchers.ts: types only, nothing loaded
+// at run time; scripts/bundle.mjs leaves this line out of the CommonJS declarations)
+export type { CatalogSnapshotOptions } from './testing/options.js';
+export type {} from './testing/matchers.js';
 export { familyControlSpellings, familyControlStrings } from './api/controls.js';
 export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';

@@ -21,12 +21,36 @@ import { applyControlTokensToRead, type ControlTokenPolicy } from '../input/cont
 import { controlSpellingsFor, renderedFamily } from './controls.js';
 import { documentSize, readTools as readToolsInput } from '../input/read.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
+import type { ToolsDocument, UnknownInput } from '../input/shapes.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { faithfulLowerTool } from '../lower/faithful.js';
+import type { ModelName } from './models.js';
 
-/** Tools as the API takes them: JSON text, a JS value in any supported shape, or what `readTools` or `compileTools` returned. */
-export type ToolsInput = string | ReadResult | unknown;
+/**
+ * Tools as the API takes them: JSON text (a string, or UTF-8 bytes), a JS value in any shape the
+ * reader reads (OpenAI Chat / Responses, Anthropic, MCP, Gemini, legacy functions, AI SDK, bare
+ * `{name, parameters}`; zod 4 and TypeBox schemas as parameters), or what `readTools` or
+ * `compileTools` returned. Any other value, a value typed `unknown` included (JSON read at run
+ * time), is accepted and checked when read (`UnknownInput`).
+ */
+export type ToolsInput = string | ReadResult | CompiledTools | ToolsDocument | UnknownInput;
+
+/**
+ * What `readTools` returns: the tool definitions read, and what was noticed (a snapshot: frozen).
+ * `definitions` is the list; `tools` is the same list under its former name, kept so that code
+ * written for it keeps working.
+ */
+export interface ReadToolsResult extends ReadResult {
+  /** The tools read, one definition each, in input order (name, description, parameters as written, format, JSON Pointers). */
+  readonly definitions: readonly ToolDefinition[];
+  /**
+   * The same list as `definitions`.
+   * @deprecated use `definitions`: `compileTools(…)` results have `tools` too, for another list
+   * (the lowered tools, now `lowered`), and the two names are being retired.
+   */
+  readonly tools: readonly ToolDefinition[];
+}
 
 /**
  * What is kept for a read result or compiled tools: a hidden property of the object itself, not an
@@ -56,18 +80,27 @@ function readOf(input: unknown): ReadResult | undefined {
   return kept === undefined ? undefined : (kept.read ?? (input as ReadResult));
 }
 
-/** Read tool definitions in any supported shape; throws a CompileError listing every problem. What readTools or compileTools returned is read already. */
-export function readTools(input: unknown, options: { source?: string } = {}): ReadResult {
-  return readOf(input) ?? snapshot(readToolsInput(input, options));
+/**
+ * Read tool definitions in any supported shape (`result.definitions`); throws a CompileError listing
+ * every problem. What readTools or compileTools returned is read already.
+ */
+export function readTools(input: ToolsInput, options: { source?: string } = {}): ReadToolsResult {
+  return (readOf(input) as ReadToolsResult | undefined) ?? snapshot(readToolsInput(input, options));
 }
 
-/** A read result made a snapshot (frozen, shallowly) and marked as read: the compile and print caches hang on it. */
-function snapshot(r: ReadResult): ReadResult {
+/**
+ * A read result made a snapshot (frozen, shallowly) and marked as read: the compile and print
+ * caches hang on it. `definitions` is a property of its own that is not enumerable: the result's
+ * keys stay `tools` and `diagnostics` (what JSON.stringify writes, and what code that tells a read
+ * result from tools by its keys looks for).
+ */
+function snapshot(r: ReadResult): ReadToolsResult {
   for (let i = 0; i < r.tools.length; i++) Object.freeze(r.tools[i]);
   Object.freeze(r.tools);
   Object.freeze(r.diagnostics);
+  Object.defineProperty(r, 'definitions', { value: r.tools, enumerable: false });
   Object.defineProperty(r, KEPT, { value: { read: undefined, entries: undefined } satisfies Kept });
-  return Object.freeze(r);
+  return Object.freeze(r) as ReadToolsResult;
 }
 
 /** The entry `key` of what an object keeps (moved to most recent), or undefined. */
@@ -136,7 +169,15 @@ export function clearTextCache(): void {
 
 /** Tools read and lowered: each definition beside its IR, and every diagnostic so far. */
 export interface CompiledTools {
+  /** The tools read, one definition each, in input order (what `readTools(…).definitions` lists). */
   readonly definitions: readonly ToolDefinition[];
+  /** Each definition lowered to the IR the printers print (`lowered[i]` is `definitions[i]`'s). */
+  readonly lowered: readonly IrTool[];
+  /**
+   * The same list as `lowered`.
+   * @deprecated use `lowered`: `readTools(…)` results have `tools` too, for the definitions, and the
+   * two names are being retired.
+   */
   readonly tools: readonly IrTool[];
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -151,7 +192,7 @@ export interface CompileOptions {
    * that family's control strings (`[INST]`, `<tool_call>`, `<seed:eos>`…) join the generic
    * spellings of the control-token policy.
    */
-  readonly model?: string;
+  readonly model?: ModelName;
   readonly target?: string;
   readonly dialect?: string;
 }
@@ -200,7 +241,8 @@ function compileRead(input: ReadResult, options: CompileOptions): CompiledTools 
 
 /** Compiled tools, frozen, with room for what is printed of them and the read result they come from. */
 function compiled(from: ReadResult, definitions: readonly ToolDefinition[], tools: readonly IrTool[], diagnostics: readonly Diagnostic[]): CompiledTools {
-  const c: CompiledTools = { definitions: Object.freeze(definitions), tools: Object.freeze(tools), diagnostics: Object.freeze(diagnostics) };
+  const lowered = Object.freeze(tools);
+  const c: CompiledTools = { definitions: Object.freeze(definitions), lowered, tools: lowered, diagnostics: Object.freeze(diagnostics) };
   Object.defineProperty(c, KEPT, { value: { read: from, entries: undefined } satisfies Kept });
   COMPILED_SETS.add(c);
   return Object.freeze(c);
@@ -283,7 +325,7 @@ function remapPointer(p: string, pointers: readonly string[]): string {
  * tools set aside): `pointers[i]` is where the i-th given tool stands in the caller's document,
  * and every pointer of the result (tools, parameters, diagnostics) says so.
  */
-export function readToolsAt(tools: readonly unknown[], pointers: readonly string[], notes: readonly Diagnostic[] = []): ReadResult {
+export function readToolsAt(tools: readonly unknown[], pointers: readonly string[], notes: readonly Diagnostic[] = []): ReadToolsResult {
   let r: ReadResult;
   try {
     // a JsonValue list is read as it is (number text kept); JS values are converted by readTools

@@ -20,7 +20,7 @@ import { MODEL_FAMILIES, TEMPLATE_OF_BUILTIN } from '../models/families.js';
 import { familyControls } from '../parse/families/index.js';
 import { LEAK_MARKERS } from '../parse/families/leaks.js';
 import type { ConversationInput } from '../conversation/types.js';
-import { resolveModel } from './models.js';
+import { resolveModel, type ModelName } from './models.js';
 
 /**
  * Control tokens the families' official templates print that neither their parser's controls, nor
@@ -55,7 +55,7 @@ export function familyControlStrings(family: string): string[] {
 
 /** The options that say which family tools and messages are rendered for. */
 interface FamilyOptions {
-  readonly model?: string;
+  readonly model?: ModelName;
   readonly target?: string;
   readonly dialect?: string;
 }
@@ -85,7 +85,7 @@ export function controlSpellingsFor(options: FamilyOptions): ControlSpellings | 
 }
 
 /** The spellings of a family by its `--model` name (any name `--model` takes), for escaping and unescaping text as `controlTokens` does when rendering for it. */
-export function familyControlSpellings(model: string): ControlSpellings {
+export function familyControlSpellings(model: ModelName): ControlSpellings {
   const family = renderedFamily({ model });
   return controlSpellings(family === undefined ? [] : familyControlStrings(family), family);
 }

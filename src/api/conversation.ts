@@ -107,7 +107,7 @@ export function renderThroughServer(server: ServerName, tools: CompiledTools, to
   return renderServerPrompt(server, {
     conversation: withInstructions(conversation, options.instructions),
     // the profile prints the tools' part of the prompt once per compiled set: the print cache keeps it
-    tools: { definitions: tools.definitions, tools: tools.tools, keep: (key, make) => cachedPrint(tools, `server ${key}`, {}, [], make) },
+    tools: { definitions: tools.definitions, tools: tools.lowered, keep: (key, make) => cachedPrint(tools, `server ${key}`, {}, [], make) },
     toolsGiven,
     ...(options.effort !== undefined ? { effort: asJson(options.effort, '/reasoning_effort') } : {}),
     date: options.date ?? today(),

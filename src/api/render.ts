@@ -22,7 +22,8 @@ import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
 import type { FamilyPrinter } from '../emit/families/registry.js';
-import { resolveModel, withModel } from './models.js';
+import { resolveModel, withModel, type ModelName } from './models.js';
+import type { MessagesInput, RequestInput } from './messages.js';
 import { renderWithTemplate, templateCatalog, type TemplateRenderInput, type TemplateServer, type TemplateSpec } from './template.js';
 import { TEMPLATE_OF_BUILTIN, type ModelFamily } from '../models/families.js';
 import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
@@ -65,9 +66,10 @@ export interface TargetOptions {
    * One name for the printer and the whole prompt assembly (`harmony-catalog models` lists them):
    * `gpt-oss`, `gpt-oss-template`, `gpt-oss-ollama`, `qwen`, `qwen3-coder`, `hermes` stand for a
    * target/flavor/dialect; `llama-3.1`, `mistral-nemo`, `kimi-k2`, `glm-4.6`, `granite-4.0`… are the
-   * other families' official chat templates.
+   * other families' official chat templates. Any other string is resolved too (case-insensitive; a
+   * Hugging Face id such as `Qwen/Qwen3-8B` names its family); an unknown name is a CompileError.
    */
-  readonly model?: string;
+  readonly model?: ModelName;
   /** Default `harmony`. */
   readonly target?: Target;
   /** For the harmony target. Default `openai-harmony`. */
@@ -131,19 +133,18 @@ export interface SystemOptions extends SystemMessageOptions, TargetOptions {
   readonly functionTools?: boolean;
 }
 
-/**
- * A conversation message as the API takes it: an OpenAI Chat Completions message, a Responses
- * input item, an Anthropic message, or a Harmony message (`{role, name?, recipient?, channel?,
- * content_type?, content}`; `contentType` is accepted too).
- */
-export type PromptMessage = HarmonyMessage | Readonly<Record<string, unknown>>;
+export type { PromptMessage } from './messages.js';
 
 /** Options for a whole prompt. */
 export interface PromptOptions extends DeveloperMessageOptions, SystemOptions, ConversationOptions, ServerOptions {
   /** The function tools (any input shape). */
   readonly tools?: ToolsInput;
-  /** Conversation messages after the system and developer messages, in any shape `messageFormat` allows. */
-  readonly messages?: readonly PromptMessage[];
+  /**
+   * Conversation messages after the system and developer messages, in any shape `messageFormat`
+   * allows (`PromptMessage`: Chat Completions, Responses, Anthropic, Harmony); values of another
+   * type (JSON read at run time) are read and checked too.
+   */
+  readonly messages?: MessagesInput;
 }
 
 /** A whole prompt and its parts. */
@@ -161,7 +162,7 @@ function functionsNamespace(tools: readonly IrTool[], options: CatalogOptions): 
 }
 
 function pairs(c: CompiledTools): ChatTemplateTool[] {
-  return c.definitions.map((def, i) => ({ def, ir: c.tools[i] }));
+  return c.definitions.map((def, i) => ({ def, ir: c.lowered[i] }));
 }
 
 function targetOf(o: TargetOptions & { lowering?: 'exact' | 'faithful' }): 'openai-harmony' | 'faithful' | 'chat-template' | 'ollama' | 'jsdoc' | 'xml' | 'family' | 'template' {
@@ -194,19 +195,19 @@ function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
   return cachedPrint(c, 'catalog', allOptions as PromptOptions, CATALOG_KEYS, (options) => {
   switch (targetOf(options)) {
     case 'openai-harmony':
-      return { text: emitHarmonyToolsSection([functionsNamespace(c.tools, options)]), diagnostics: c.diagnostics };
+      return { text: emitHarmonyToolsSection([functionsNamespace(c.lowered, options)]), diagnostics: c.diagnostics };
     case 'faithful':
-      return { text: emitFaithfulToolsSection([functionsNamespace(c.tools, options)], { rewritten: true }), diagnostics: c.diagnostics };
+      return { text: emitFaithfulToolsSection([functionsNamespace(c.lowered, options)], { rewritten: true }), diagnostics: c.diagnostics };
     case 'chat-template': {
       const ns = emitChatTemplateNamespace(pairs(c), options.namespace ?? 'functions');
       return { text: `# Tools\n\n${ns.text}`, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
     }
     case 'ollama': {
-      const ns = emitOllamaToolsSection(c.tools, c.definitions);
+      const ns = emitOllamaToolsSection(c.lowered, c.definitions);
       return { text: ns.text, diagnostics: [...c.diagnostics, ...ns.diagnostics] };
     }
     case 'jsdoc':
-      return { text: renderJsdocToolsSection(c.tools, options), diagnostics: c.diagnostics };
+      return { text: renderJsdocToolsSection(c.lowered, options), diagnostics: c.diagnostics };
     case 'xml': {
       const dialect = options.dialect ?? 'qwen';
       return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
@@ -340,7 +341,7 @@ function developerOf(c: CompiledTools, allOptions: DeveloperMessageOptions): Ren
   switch (targetOf(options)) {
     case 'openai-harmony':
     case 'faithful': {
-      const section = c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options).text : undefined;
+      const section = c.lowered.length || options.namespaceDescription !== undefined ? catalogOf(c, options).text : undefined;
       return { text: renderHarmonyDeveloperContent(options.instructions, section, options.responseFormats), diagnostics: c.diagnostics };
     }
     case 'chat-template': {
@@ -352,7 +353,7 @@ function developerOf(c: CompiledTools, allOptions: DeveloperMessageOptions): Ren
       return { text: p.developer ?? '', diagnostics: [...c.diagnostics, ...p.diagnostics] };
     }
     case 'jsdoc':
-      return { text: renderJsdocDeveloperMessage(c.tools, options), diagnostics: c.diagnostics };
+      return { text: renderJsdocDeveloperMessage(c.lowered, options), diagnostics: c.diagnostics };
     case 'xml':
       throw new CompileError([{ code: 'usage/no-developer-message', severity: 'error', path: '', message: 'the xml target has no developer message: its templates put the tools in the system turn (use the catalog or the whole prompt)' }]);
     case 'family':
@@ -438,15 +439,15 @@ function promptOf(rawOptions: PromptOptions): PromptResult {
   const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, conversation?.conversation);
   if (server !== undefined) {
     const conv = conversation?.conversation ?? { format: 'chat' as const, items: [], pointers: [] };
-    return serverPrompt(server, c, c.tools.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
+    return serverPrompt(server, c, c.lowered.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
   }
   if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
   if (kind === 'family') return familyPrompt(c, options, conversation?.conversation);
   const messages = harmonyMessages(conversation?.conversation);
   if (kind === 'chat-template') return chatTemplatePrompt(c, options, messages);
   const ns = options.namespace ?? 'functions';
-  const system = systemOf({ ...options, functionTools: ns === 'functions' && c.tools.length > 0 });
-  const hasTools = c.tools.length > 0 || options.namespaceDescription !== undefined;
+  const system = systemOf({ ...options, functionTools: ns === 'functions' && c.lowered.length > 0 });
+  const hasTools = c.lowered.length > 0 || options.namespaceDescription !== undefined;
   const catalog = hasTools ? catalogOf(c, options).text : undefined;
   const hasDeveloper = hasTools || options.instructions !== undefined || (options.responseFormats?.length ?? 0) > 0;
   const developer = hasDeveloper ? developerOf(c, options).text : undefined;
@@ -505,7 +506,7 @@ function ollamaParts(c: CompiledTools, options: SystemOptions & DeveloperMessage
   return renderOllama({
     conversation: { format: 'chat', items: options.instructions !== undefined ? [new Map<string, JsonValue>([['role', 'system'], ['content', options.instructions]])] : [], pointers: options.instructions !== undefined ? ['/instructions'] : [] },
     tools: c,
-    toolsGiven: c.tools.length ? 'some' : 'absent',
+    toolsGiven: c.lowered.length ? 'some' : 'absent',
     ...(options.effort !== undefined ? { effort: options.effort } : {}),
     ...(options.date !== undefined ? { date: options.date } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
@@ -610,12 +611,12 @@ export function renderPart(tools: ToolsInput, rawOptions: PartOptions = {}): Ren
   switch (part) {
     case 'catalog':
       // no tools, no tools section
-      return c.tools.length || options.namespaceDescription !== undefined ? catalogOf(c, options) : { text: '', diagnostics: c.diagnostics };
+      return c.lowered.length || options.namespaceDescription !== undefined ? catalogOf(c, options) : { text: '', diagnostics: c.diagnostics };
     case 'developer':
       return developerOf(c, options);
     case 'system': {
       const ns = options.namespace ?? 'functions';
-      return { text: systemOf({ ...options, functionTools: c.tools.length > 0 && (targetOf(options) === 'chat-template' || ns === 'functions') }), diagnostics: c.diagnostics };
+      return { text: systemOf({ ...options, functionTools: c.lowered.length > 0 && (targetOf(options) === 'chat-template' || ns === 'functions') }), diagnostics: c.diagnostics };
     }
   }
 }
@@ -674,11 +675,11 @@ export function isRequestBody(value: unknown): boolean {
  * all used; options given here fill in what the body does not say (a body's own value wins,
  * except `server`, `flavor` and `date`, which a body cannot carry).
  */
-export function renderRequest(body: unknown, rawOptions: RequestRenderOptions = {}): RequestPromptResult {
+export function renderRequest(body: RequestInput, rawOptions: RequestRenderOptions = {}): RequestPromptResult {
   return withinStack(() => requestOf(body, rawOptions));
 }
 
-function requestOf(body: unknown, rawOptions: RequestRenderOptions): RequestPromptResult {
+function requestOf(body: RequestInput, rawOptions: RequestRenderOptions): RequestPromptResult {
   const options = prepare(rawOptions);
   let json: JsonValue;
   try {

@@ -273,8 +273,8 @@ function templateFails(input: TemplateRenderInput, error: JinjaError): CompileEr
   const noFindings = { ...input, findings: false };
   const defs = input.tools.definitions;
   let where: { tool?: string; path: string } = { path: '' };
-  if (defs.length && !same({ ...noFindings, tools: { ...input.tools, definitions: [], tools: [] } })) {
-    const i = defs.length === 1 ? 0 : defs.findIndex((d, k) => same({ ...noFindings, tools: { ...input.tools, definitions: [d], tools: [input.tools.tools[k]] } }));
+  if (defs.length && !same({ ...noFindings, tools: { ...input.tools, definitions: [], lowered: [], tools: [] } })) {
+    const i = defs.length === 1 ? 0 : defs.findIndex((d, k) => same({ ...noFindings, tools: { ...input.tools, definitions: [d], lowered: [input.tools.lowered[k]], tools: [input.tools.lowered[k]] } }));
     if (i >= 0) where = { tool: defs[i].name, path: defs[i].pointer };
   } else if (input.conversation !== undefined && input.conversation.items.length > 1) {
     const items = input.conversation.items;
@@ -298,7 +298,7 @@ function templateFails(input: TemplateRenderInput, error: JinjaError): CompileEr
 export function templateCatalog(input: TemplateRenderInput): TemplatePrompt {
   if (input.tools.definitions.length === 0) return { text: '', diagnostics: [] };
   const withTools = renderWithTemplate(input);
-  const without = renderWithTemplate({ ...input, tools: { ...input.tools, definitions: [], tools: [] } }).text;
+  const without = renderWithTemplate({ ...input, tools: { ...input.tools, definitions: [], lowered: [], tools: [] } }).text;
   const a = withTools.text;
   let p = 0;
   while (p < a.length && p < without.length && a[p] === without[p]) p++;

@@ -78,11 +78,11 @@ export async function loadSources(sources: readonly SourceConfig[], baseDir: str
   const diagnostics: Diagnostic[] = [];
   const add = (source: string, input: unknown) => {
     const read = withSource(source, () => readTools(input, { source }));
-    if (read.tools.length === 0) diagnostics.push(noToolsWarning(source, 'it adds nothing to the outputs'));
-    const own = standaloneTools(toolDocument(input), read.tools);
+    if (read.definitions.length === 0) diagnostics.push(noToolsWarning(source, 'it adds nothing to the outputs'));
+    const own = standaloneTools(toolDocument(input), read.definitions);
     own.forEach((v, k) => {
       values.push(v);
-      origins.push({ source, pointer: read.tools[k].pointer });
+      origins.push({ source, pointer: read.definitions[k].pointer });
     });
   };
   for (const [i, s] of sources.entries()) {
@@ -148,10 +148,14 @@ export interface LoadMcpOptions {
  * CompileError with one `mcp/…` error (printed plainly by the CLI, exit 1).
  */
 export async function loadMcpTools(command: string, options: LoadMcpOptions = {}): Promise<unknown[]> {
+  return (await loadMcpServer(command, options)).tools;
+}
+
+/** As `loadMcpTools`, with who the server says it is (its `initialize` result's `serverInfo`). */
+export async function loadMcpServer(command: string, options: LoadMcpOptions = {}): Promise<{ tools: unknown[]; server: { name?: string; version?: string } }> {
   try {
     const env = { ...inheritedEnvironment(options.inheritEnv ?? process.env), ...options.env };
-    const list = await listMcpTools(command, { ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env });
-    return list.tools;
+    return await listMcpTools(command, { ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env });
   } catch (e) {
     if (isMcpClientError(e)) throw new CompileError([{ code: e.code, severity: 'error', path: '', message: e.message }]);
     throw e;

@@ -16,14 +16,16 @@ export const COMMANDS: Record<string, Command> = {
   models: { summary: 'every --model name, the models it covers, where its template comes from', run: async (a, io) => (await import('./models.js')).modelsCommand(a, io) },
   parse: { summary: 'read what the model wrote: Harmony messages, the OpenAI response, tool calls checked', run: async (a, io) => (await import('./parse.js')).parseCommand(a, io) },
   build: { summary: 'render a config\'s sources into its output files (--check for CI)', run: async (a, io) => (await import('./build.js')).buildCommand(a, io) },
-  report: { summary: 'one self-contained HTML page: token share per tool, renderings side by side, findings', run: async (a, io) => (await import('./report.js')).reportCommand(a, io) },
+  // the page says which version made it: the version is read here, where the bundler writes it in
+  report: { summary: 'one self-contained HTML page: token share per tool, renderings side by side, findings', run: async (a, io) => (await import('./report.js')).reportCommand(a, io, version()) },
   tokens: { summary: 'the number of tokens (and ids) of a text under a model\'s own tokenizer.json or gpt-oss', run: async (a, io) => (await import('./tokens.js')).tokensCommand(a, io) },
 };
 
 /** The version, written in by the bundler (scripts/bundle.mjs); undeclared in the tsc build. */
 declare const __HARMONY_CATALOG_VERSION__: string | undefined;
 
-function version(): string {
+/** The version of harmony-catalog, as `--version` prints it. */
+export function version(): string {
   // the bundled CLI has its version inlined; the tsc build reads package.json beside dist/
   if (typeof __HARMONY_CATALOG_VERSION__ === 'string') return __HARMONY_CATALOG_VERSION__;
   try {

@@ -140,7 +140,7 @@ export async function parseCommand(argv: readonly string[], io: CliIo): Promise<
     if (values.jsonl) return parseJsonl(input, base, tools, io, Boolean(values.quiet), display);
     const r = await parseCompletion(model === 'gpt-oss' ? completionInput(input) : input, { ...base, ...(tools ? { tools } : {}) });
     if (!values.quiet) printDiagnostics(r.diagnostics, io, 'warning', display);
-    if (r.checks && !values.quiet) io.stderr(`${checkedLine(r.checks, tools?.tools.length ?? 0)}\n`);
+    if (r.checks && !values.quiet) io.stderr(`${checkedLine(r.checks, tools?.lowered.length ?? 0)}\n`);
     io.stdout(`${JSON.stringify(r.output, null, 2)}\n`);
     return r.failed ? 1 : 0;
   }, display);

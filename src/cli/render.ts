@@ -397,7 +397,7 @@ function plainId(id: unknown): unknown {
 
 /** The jsdoc target's declarations, formatted by prettier (loaded only here) where they stand in the text. */
 async function formatDeclarations(text: string, input: unknown, options: PartOptions): Promise<string> {
-  const declarations = emitJsdocCatalog(compileTools(input, options).tools, options.namespace !== undefined ? { namespace: options.namespace } : {}).trimEnd();
+  const declarations = emitJsdocCatalog(compileTools(input, options).lowered, options.namespace !== undefined ? { namespace: options.namespace } : {}).trimEnd();
   if (!declarations || !text.includes(declarations)) return text;
   const formatted = (await formatJsdoc(declarations)).trimEnd();
   return text.replace(declarations, () => formatted);

@@ -3,11 +3,11 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { modelNames, resolveModel } from '../api/models.js';
 import { FLAVORS, toolsOfInput, XML_DIALECTS, type TemplateOption } from '../api/render.js';
-import { reportModel, dialectColumn, flavorColumn, modelColumn, reportColumns, templateColumn, type ReportColumn, type ReportOptions } from '../report/index.js';
+import { reportDate, reportModel, dialectColumn, flavorColumn, modelColumn, reportColumns, templateColumn, type ReportColumn, type ReportOptions } from '../report/index.js';
 import { guard, MCP_HELP, mcpOptionsFrom, parseCommandArgs, printDiagnostics, UsageError, type CliIo, INPUT_HELP, isUsageCompileError, maxInputBytesFrom } from './io.js';
 import { partOptionsFrom, RENDER_OPTIONS } from './render.js';
 import { inputName, loadToolsArg } from './sources.js';
-import { noToolsWarning } from '../diagnostics.js';
+import { isCompileError, noToolsWarning } from '../diagnostics.js';
 import { loadTemplateArg, specialFrom, templateKwargsFrom } from './template.js';
 import { countedWith, templateTokenizer } from './tokenizer.js';
 import { reportPageParts } from '../report/page.js';
@@ -65,8 +65,15 @@ Render options, as for 'harmony-catalog render' (see its --help): --instructions
   --date, --effort, --identity, --cutoff, --browser, --python, --server, --faithful, --control-tokens,
   --special, --template-kwarg.
 
+The page's header says the harmony-catalog version that made it, when (ISO 8601, UTC) and, with
+--mcp, the server's name and version (its serverInfo).
+
+Environment:
+  SOURCE_DATE_EPOCH     the date the page says it was made, in seconds since 1970-01-01 UTC (for
+                        a page that is the same byte for byte on every run); default: now
+
 Exit codes: 0 written, 1 the input cannot be rendered, the page cannot be written, or the catalog is
-over --max-tokens, 2 usage error.
+over --max-tokens, 2 usage error (SOURCE_DATE_EPOCH that is not a whole number of seconds too).
 `;
 
 // the render options of `render`, without those that make no sense here (a part, jsonl cases, a final newline, prettier)
@@ -90,8 +97,8 @@ const OPTIONS = {
 /** Where the page goes without -o when stdout is a terminal (in the current folder). */
 const TTY_OUTPUT = 'report.html';
 
-/** Run `report`. */
-export async function reportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+/** Run `report`; `version` is the one the page says made it (main's, as `--version` prints it). */
+export async function reportCommand(argv: readonly string[], io: CliIo, version?: string): Promise<number> {
   const display = { verbose: false, command: 'report' };
   return guard(io, async () => {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS, 'report');
@@ -103,6 +110,14 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
     const max = values['max-tokens'];
     if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-tokens must be a whole number of tokens, not ${JSON.stringify(max)}`);
     if (values.output === '') throw new UsageError('-o needs a file name');
+    // the date the page says it was made: SOURCE_DATE_EPOCH for a reproducible page, else now
+    let madeAt: Date;
+    try {
+      madeAt = reportDate(io.env);
+    } catch (e) {
+      if (!isCompileError(e)) throw e;
+      throw new UsageError(e.diagnostics[0]?.message ?? e.message);
+    }
     const flavors = distinct('--flavor', values.flavor, FLAVORS);
     const dialects = distinct('--dialect', values.dialect, XML_DIALECTS);
     const models = distinct('--model', values.model);
@@ -146,6 +161,9 @@ export async function reportCommand(argv: readonly string[], io: CliIo): Promise
       hubCache: { env: io.env },
       columns,
       source: values.title ?? loaded.source,
+      madeAt,
+      ...(version !== undefined ? { version } : {}),
+      ...(loaded.server !== undefined ? { mcpServer: loaded.server } : {}),
       ...(max !== undefined ? { maxTokens: Number(max) } : {}),
       ...(values['inline-panels'] ? { inlinePanels: true } : {}),
     };

@@ -12,6 +12,8 @@ export interface LoadedTools {
   readonly input: string | readonly unknown[];
   /** The file name, `-`, or `mcp: <command>`. */
   readonly source: string;
+  /** For `--mcp`: the server's name and version, as its `initialize` result gives them (`serverInfo`). */
+  readonly server?: { readonly name?: string; readonly version?: string };
 }
 
 /** The tools of a command: `--mcp` (then no file may be given), else the file argument or `-` for stdin, at most `maxBytes` of it (readInputArg). */
@@ -20,8 +22,9 @@ export async function loadToolsArg(file: string | undefined, mcp: string | undef
     if (file !== undefined) throw new UsageError(`give either a file or --mcp, not both (got ${JSON.stringify(file)} and --mcp)`);
     if (mcp.trim() === '') throw new UsageError('--mcp needs a command, e.g. --mcp "node server.js stdio"');
     // the MCP SDK is loaded only when a server is asked for
-    const { loadMcpTools } = await import('../build/sources.js');
-    return { input: await loadMcpTools(mcp, options), source: `mcp: ${mcp}` };
+    const { loadMcpServer } = await import('../build/sources.js');
+    const { tools, server } = await loadMcpServer(mcp, options);
+    return { input: tools, source: `mcp: ${mcp}`, server };
   }
   return { input: await readInputArg(file, io, maxBytes), source: file ?? '-' };
 }

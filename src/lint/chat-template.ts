@@ -14,7 +14,7 @@ import { renderChatTemplateDeveloper } from '../messages/chat-template.js';
 import { pyJsonDumps as pyToJson } from '../emit/python/json.js';
 import { toolFieldPointer } from '../input/types.js';
 import { DEFAULT_LIMITS } from '../lower/context.js';
-import { checkConstraints, checkControlTokens, checkPropertyName, hasLineBreak, quote, type Reporter } from './report.js';
+import { checkConstraints, checkControlTokens, checkInvisibleCharacters, checkPropertyName, hasLineBreak, quote, type Reporter } from './report.js';
 import { pyTruthy } from '../emit/python/values.js';
 
 /** Where a schema sits: a top-level parameter, a nested property, array items, a oneOf variant. */
@@ -26,6 +26,7 @@ const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 /** Lint one tool under the chat template; template failures and JavaScript-engine notes come from the printer. */
 export function lintChatTemplateTool(ir: IrTool, r: Reporter, diagnostics: Diagnostic[]): void {
   checkControlTokens(r);
+  checkInvisibleCharacters(r);
   const def = r.def;
   if (!isIdentifierName(def.name)) {
     r.abs('lint/tool-name-not-identifier', toolFieldPointer(def, 'name'), `the tool name ${quote(def.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);

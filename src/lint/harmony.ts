@@ -9,7 +9,7 @@ import { toolFieldPointer } from '../input/types.js';
 import { oneOfOf, type IrNode, type IrTool, type IrUnion } from '../ir/nodes.js';
 import { harmonyReading, harmonyType, isIdentifierName } from '../emit/harmony/types.js';
 import { rustLines } from '../emit/harmony/catalog.js';
-import { checkConstraints, checkControlTokens, checkPropertyName, hasLineBreak, quote, rawAt, type Reporter } from './report.js';
+import { checkConstraints, checkControlTokens, checkInvisibleCharacters, checkPropertyName, hasLineBreak, quote, rawAt, type Reporter } from './report.js';
 
 /** Where a node sits, which decides the annotations harmony prints for it. */
 type Position = 'root' | 'property' | 'oneOfProperty' | 'variant' | 'items';
@@ -32,6 +32,7 @@ const WHERE: Record<Position, string> = {
 /** Lint one tool under openai-harmony. */
 export function lintHarmonyTool(tool: IrTool, r: Reporter): void {
   checkControlTokens(r);
+  checkInvisibleCharacters(r);
   if (!isIdentifierName(tool.name)) {
     r.abs('lint/tool-name-not-identifier', toolFieldPointer(r.def, 'name'), `the tool name ${quote(tool.name)} is printed raw after \`type\`; the model calls it by that name, but the catalog is not valid TypeScript there`);
   }

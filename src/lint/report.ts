@@ -3,6 +3,7 @@ import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '.
 import { toolFieldPointer, type ToolDefinition } from '../input/types.js';
 import { isIdentifierName } from '../emit/harmony/types.js';
 import { localRefPointer, resolvePointer } from '../lower/refs.js';
+import { escapeInvisible, findInvisibleCharacters } from './invisible.js';
 import { severityOf, type Finding, type LintCode, type LintFlavor } from './types.js';
 
 /** Findings of one tool under one flavor, each (code, pointer) once. */
@@ -98,15 +99,15 @@ const CONTROL_TOKEN = /<\|[A-Za-z0-9_]+\|>/;
 /** The o200k_harmony special tokens (spec harmony §7), besides `<|reserved_…|>`. */
 const HARMONY_SPECIALS = new Set(['<|startoftext|>', '<|endoftext|>', '<|return|>', '<|constrain|>', '<|channel|>', '<|start|>', '<|end|>', '<|message|>', '<|call|>']);
 
-/** Every string of a JSON value (object keys too), with its pointer, in document order (iterative: no stack overflow on deep input). */
-function* stringsOf(root: JsonValue | undefined, rootPointer: string): Generator<{ text: string; pointer: string }> {
+/** Every string of a JSON value (object keys too, `key: true`), with its pointer, in document order (iterative: no stack overflow on deep input). */
+function* stringsOf(root: JsonValue | undefined, rootPointer: string): Generator<{ text: string; pointer: string; key?: true }> {
   // work items: a value to visit, or an object key to yield; pushed in reverse so they pop in order
   type Item = { v: JsonValue | undefined; pointer: string; key?: string };
   const stack: Item[] = [{ v: root, pointer: rootPointer }];
   while (stack.length) {
     const { v, pointer, key } = stack.pop()!;
     if (key !== undefined) {
-      yield { text: key, pointer };
+      yield { text: key, pointer, key: true };
       continue;
     }
     if (typeof v === 'string') yield { text: v, pointer };
@@ -141,6 +142,55 @@ export function checkControlTokens(r: Reporter): void {
         ? 'a server that tokenizes the rendered template with special tokens allowed (transformers does) turns it into the real token, so this text can end the developer message and start another one'
         : 'openai-harmony encodes it as ordinary text, but it still reads as a message boundary to the model, and any server that re-tokenizes the prompt text turns it into the real token';
     r.abs('lint/control-token', s.pointer, `${quote(s.text)} holds ${token}${special ? ', a gpt-oss control token' : ', a control-token spelling'}: ${how} (possible prompt injection)`);
+  }
+}
+
+/** What a string of the tool is, for a message: its name, its description, a property name, another key, a description, text. */
+function whatString(def: ToolDefinition, s: { pointer: string; key?: true }): string {
+  if (s.pointer === toolFieldPointer(def, 'name')) return 'the tool name';
+  if (s.pointer === toolFieldPointer(def, 'description')) return 'the tool description';
+  const cut = s.pointer.lastIndexOf('/');
+  const parent = s.pointer.slice(s.pointer.lastIndexOf('/', cut - 1) + 1, cut);
+  const last = s.pointer.slice(cut + 1);
+  if (s.key) return parent === 'properties' ? 'the property name' : 'the key';
+  if (parent === 'enum') return 'the enum value';
+  if (parent === 'examples') return 'the example';
+  return last === 'description' ? 'the description' : last === 'title' ? 'the title' : last === 'default' ? 'the default' : 'the text';
+}
+
+/**
+ * Report each string of the tool (its name, description, and every key and string of its
+ * parameters) that holds invisible characters: bidi controls, zero-width and other format
+ * characters, tag characters (`findInvisibleCharacters`). The same message under every flavor:
+ * the model reads the characters whatever the renderer, and no reviewer sees them.
+ */
+export function checkInvisibleCharacters(r: Reporter): void {
+  const def = r.def;
+  const all = [
+    { text: def.name, pointer: toolFieldPointer(def, 'name') },
+    ...stringsOf(def.description, toolFieldPointer(def, 'description')),
+    ...stringsOf(def.parameters, def.parametersPointer),
+  ];
+  for (const s of all) {
+    const found = findInvisibleCharacters(s.text);
+    if (!found.length) continue;
+    const counts = new Map<string, number>();
+    for (const c of found) {
+      const k = `${c.codePoint} ${c.name}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const list = [...counts].map(([k, n]) => (n > 1 ? `${k} (${n} times)` : k));
+    const shown = list.length > 5 ? `${list.slice(0, 5).join(', ')} and ${list.length - 5} more` : list.join(', ');
+    const what = whatString(def, s);
+    // a run of tag characters is one entry of the list, each of its characters one of the count
+    const n = found.reduce((a, c) => a + [...s.text.slice(c.index, c.index + c.length)].length, 0);
+    const it = n === 1 ? 'it' : 'them';
+    const bidi = found.some((c) => c.bidi) ? '; a bidi control reorders the text shown after it, so what a reviewer reads is not the order the model reads' : '';
+    r.abs(
+      'lint/invisible-character',
+      s.pointer,
+      `${what} ${escapeInvisible(quote(s.text))}${what === 'the tool name' ? '' : ` of tool ${escapeInvisible(quote(def.name))}`} holds ${n === 1 ? 'an invisible character' : `${n} invisible characters`}, ${shown}: the model reads ${it}, most editors and reviews do not show ${it}${bidi}`,
+    );
   }
 }
 

@@ -11,7 +11,7 @@ import { readTools } from '../api/compile.js';
 import { renderCatalog } from '../api/render.js';
 import { escapePointerToken, isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
 import type { ToolDefinition } from '../input/types.js';
-import type { Reporter } from './report.js';
+import { checkInvisibleCharacters, type Reporter } from './report.js';
 import type { LintOptions } from './types.js';
 
 /** Keys whose values are data, not schemas: a `description` inside them is not one the model is meant to read. */
@@ -57,6 +57,7 @@ function catalogOf(value: JsonValue, options: LintOptions): { text: string; diag
  */
 export function lintTemplateTool(value: JsonValue, options: LintOptions, r: Reporter, diagnostics: Diagnostic[]): void {
   const label = options.template?.name ?? 'the chat template';
+  checkInvisibleCharacters(r);
   try {
     // the family's control strings in the tool's text, as render --model says them (at the input's pointers)
     for (const d of catalogOf(value, options).diagnostics) {

@@ -86,6 +86,7 @@ export const LINT_RULES = {
   'lint/property-name-not-identifier': { severity: 'info', flavors: BOTH, summary: 'a property name that is not an identifier is printed raw' },
   'lint/property-name-breaks-layout': { severity: 'warning', flavors: BOTH, summary: 'a property name holding spaces, quotes, `:`, `,`, `?`, `/`, brackets or a line break is printed raw' },
   'lint/tool-name-not-identifier': { severity: 'info', flavors: BOTH, summary: 'a tool name that is not an identifier is printed raw after `type`' },
+  'lint/invisible-character': { severity: 'warning', flavors: [...BOTH, 'template'], summary: 'an invisible character in the tool\'s text (a bidi control such as U+202E, a zero-width space, tag characters…): the model reads it, a reviewer does not see it' },
   'lint/control-token': { severity: { 'openai-harmony': 'warning', 'chat-template': 'error' }, flavors: BOTH, summary: 'a control-token spelling (`<|end|>`, `<|start|>`…) inside the tool: possible prompt injection' },
   'lint/template-error': { severity: 'error', flavors: ANY_TEMPLATE, summary: 'the chat template raises on this tool: servers reject the request' },
   'lint/js-jinja-differs': { severity: 'info', flavors: TEMPLATE, summary: 'JavaScript Jinja (@huggingface/jinja) renders this tool differently from Jinja2' },

@@ -8,7 +8,7 @@ export const REPORT_CSS = `
   --info: #1f5f99; --info-bg: #e6f0fa; --chg: #fff3bf; --chg-line: #b58400; --focus: #0b57d0; }
 * { box-sizing: border-box; }
 html { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
-body { margin: 0; padding: 0 1.5rem 3rem; max-width: 110rem; }
+body { margin: 0; padding: 0 1.5rem 3rem; max-width: 110rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.5rem; margin: 1.25rem 0 .25rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; }
 h3 { font-size: 1rem; margin: 1.1rem 0 .4rem; }
@@ -73,7 +73,7 @@ details.tool > summary .meta { color: var(--muted); font-size: .86rem; }
 details.tool[open] > summary { border-bottom: 1px solid var(--line); background: var(--panel); }
 .panel { padding: .3rem .9rem .8rem; }
 .desc { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 70rem; }
-.cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: .8rem; }
+.cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr)); gap: .8rem; }
 figure.col { margin: 0; border: 1px solid var(--line); border-radius: 4px; min-width: 0; }
 figure.col figcaption { padding: .3rem .6rem; background: var(--panel); border-bottom: 1px solid var(--line); font-size: .85rem; }
 figure.col figcaption b { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -84,6 +84,12 @@ pre.r .chg { background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); 
 pre.r .chg::before { content: "\\394"; position: absolute; left: -1.3rem; text-indent: 0; color: var(--chg-line); font-weight: 700; }
 mark.ctl { background: var(--err-bg); color: var(--err); outline: 2px dashed var(--err); outline-offset: 0; margin: 0 3px; padding: 0 1px; font-weight: 700; border-radius: 2px; }
 mark.ctl::before { content: "\\26A0\\FE0E\\00A0"; }
+/* text from the tools is isolated: a bidi control or right-to-left text in a name cannot reorder the page's own text after it */
+code, q, bdi, .tname, td.name a, .inv, mark.ctl, .made .mono { unicode-bidi: isolate; }
+/* an invisible character (a bidi control, a zero-width or other format character): shown as its code point, kept in the text */
+.inv { color: var(--warn); background: var(--warn-bg); outline: 1px dashed var(--warn); border-radius: 2px; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .78em; font-weight: 700; font-style: normal; white-space: nowrap; margin: 0 1px; }
+.inv::before { content: "<" attr(data-cp) ">"; }
+.made { color: var(--muted); font-size: .88rem; margin: 0 0 .4rem; overflow-wrap: anywhere; }
 .refused { margin: 0; padding: .6rem; color: var(--err); background: var(--err-bg); white-space: pre-wrap; overflow-wrap: anywhere; }
 .refused strong::before { content: "\\2716\\00A0"; }
 .chg-key { display: inline-block; background: var(--chg); box-shadow: inset 3px 0 0 var(--chg-line); padding: 0 .4rem 0 .6rem; }
@@ -97,7 +103,7 @@ ol.findings .msg { margin: .2rem 0; }
 pre.frag { margin: .2rem 0 0; padding: .35rem .5rem; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 18rem; overflow: auto; }
 .legend { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; font-size: .85rem; color: var(--muted); margin: .5rem 0; padding: 0; list-style: none; }
 .notes li { overflow-wrap: anywhere; }
-table.costs { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; font-size: .9rem; }
+table.costs { border-collapse: collapse; margin: .4rem 0; font-variant-numeric: tabular-nums; font-size: .9rem; display: block; max-width: 100%; overflow-x: auto; }
 table.costs th, table.costs td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 table.costs .n { text-align: right; white-space: nowrap; }
 table.costs td.refused { padding: .25rem .6rem; }
@@ -107,6 +113,23 @@ fieldset.count-on label { cursor: pointer; }
 .sha code { font-size: .8rem; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .82rem; border-top: 1px solid var(--line); padding-top: .5rem; }
 @media (max-width: 56rem) { table.share tr { grid-template-columns: 3rem minmax(8rem, 1fr) 5rem 6rem 9rem; } table.share .bar-cell, table.share .run, table.share .c-bar, table.share .c-run { display: none; } }
+/* a phone (420 px and less): nothing wider than the page; long strings wrap, tables and code scroll in their own box */
+@media (max-width: 34rem) {
+  body { padding: 0 .6rem 2rem; }
+  h1 { font-size: 1.25rem; }
+  table.share tr { grid-template-columns: 2.2rem minmax(0, 1fr) 4.2rem 4.6rem 5.4rem; }
+  table.share th, table.share td { padding: .2rem .25rem; overflow-wrap: anywhere; }
+  table.share th { font-size: .8rem; }
+  th button { padding: .1rem; }
+  dl.options { grid-template-columns: minmax(0, 1fr); }
+  dl.options dd { margin-bottom: .3rem; }
+  .cards li { min-width: 0; flex: 1 1 8rem; }
+  .panel { padding: .3rem .4rem .6rem; }
+  details.tool > summary { padding: .4rem .4rem; }
+  pre.r { padding-left: 1.4rem; }
+  pre.r .chg::before { left: -1.1rem; }
+  .tag { white-space: normal; }
+}
 @media print {
   html { font-size: 10pt; }
   body { padding: 0; max-width: none; }
@@ -240,6 +263,13 @@ export const REPORT_SCRIPT = `(function () {
     panel.removeAttribute('data-fill');
     if (source) panel.innerHTML = source.textContent;
   }, true);
+  // a panel open from the start (the only tool of a page) is filled now
+  var openAtStart = document.querySelectorAll('details.tool[open] .panel[data-fill]');
+  for (var o = 0; o < openAtStart.length; o++) {
+    var fillFrom = document.getElementById(openAtStart[o].getAttribute('data-fill'));
+    openAtStart[o].removeAttribute('data-fill');
+    if (fillFrom) openAtStart[o].innerHTML = fillFrom.textContent;
+  }
 
   function openFromHash() {
     var id = decodeURIComponent(location.hash.slice(1));

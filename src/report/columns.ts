@@ -5,7 +5,7 @@
  * column shows the tool's own text. More columns (a `--model` family) are one more list entry:
  * `{ name: f.name, note: f.models, catalog: (read) => f.catalog(read.tools).text }`.
  */
-import { formatDiagnostic, isCompileError } from '../diagnostics.js';
+import { formatDiagnostic, isCompileError, type Diagnostic } from '../diagnostics.js';
 import { readTools } from '../api/compile.js';
 import { listModels, resolveModel } from '../api/models.js';
 import { renderCatalog, XML_DIALECTS, type CatalogOptions, type Flavor, type TemplateOption, type XmlDialect } from '../api/render.js';
@@ -28,6 +28,14 @@ export interface ReportColumn {
   readonly diff?: DiffFlavor;
   /** The lint flavor of this column, if any: its findings are listed. */
   readonly lint?: LintFlavor;
+  /**
+   * What this column's renderer itself says it loses or changes of the tools (read by the API's
+   * `readTools` from the whole input, pointers into it): listed with each tool's findings under the
+   * column's name, and counted, as lint's findings are under its flavor. The Ollama column's are
+   * Ollama's `ollama/…` findings (what its Go decoding drops, what its template does not show, the
+   * tools it renames or refuses), since lint has no rules of its own for Ollama's layout.
+   */
+  readonly findings?: (tools: ReadResult) => readonly Diagnostic[];
   /**
    * The model this column renders for (a `--model`, a `--template`): with it the report counts the
    * same tools on this column's model too, with `tokenizer`, and shows what the catalog costs on each.
@@ -74,9 +82,25 @@ export function flavorColumn(flavor: Flavor, options: ColumnOptions = {}): Repor
   return {
     name: flavor,
     note: FLAVOR_NOTES[flavor],
-    ...(flavor !== 'ollama' ? { diff: flavor, lint: flavor } : {}),
+    ...(flavor !== 'ollama' ? { diff: flavor, lint: flavor } : { findings: (read: ReadResult) => ollamaFindings(read, { ...base, target: 'harmony', flavor }) }),
     catalog: (read) => renderCatalog(read, { ...base, target: 'harmony', flavor }).text,
   };
+}
+
+/**
+ * Ollama's own findings of the tools (`ollama/…`: what its Go decoding drops or case-folds, what
+ * its template does not show, the tools it renames, treats as builtins or refuses), from its
+ * rendering of the whole tool set: a refused tool's are the refusal's.
+ */
+function ollamaFindings(read: ReadResult, options: CatalogOptions): Diagnostic[] {
+  let diagnostics: readonly Diagnostic[];
+  try {
+    diagnostics = renderCatalog(read, options).diagnostics;
+  } catch (e) {
+    if (!isCompileError(e)) throw e;
+    diagnostics = e.diagnostics;
+  }
+  return diagnostics.filter((d) => d.code.startsWith('ollama/'));
 }
 
 /** An xml dialect as a column. */
@@ -101,6 +125,7 @@ export function modelColumn(model: string, options: ColumnOptions = {}, tokenize
     name: model,
     ...(info ? { note: info.models } : {}),
     ...(flavor !== undefined && flavor !== 'ollama' ? { diff: flavor, lint: flavor } : {}),
+    ...(flavor === 'ollama' ? { findings: (read: ReadResult) => ollamaFindings(read, { ...base, model }) } : {}),
     catalog: (read) => renderCatalog(read, { ...base, model }).text,
     render: { model },
     ...(tokenizer !== undefined ? { tokenizer } : {}),

@@ -1,5 +1,6 @@
-/** HTML text of the report: escaping, control-token spellings marked, changed lines marked, JSON fragments. */
+/** HTML text of the report: escaping, control-token spellings and invisible characters marked, changed lines marked, JSON fragments. */
 import { isJsonArray, isJsonNumber, isJsonObject, quoteJsonString, type JsonValue } from '../ir/json.js';
+import { findInvisibleCharacters } from '../lint/invisible.js';
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -10,6 +11,29 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 /** Text as HTML text or attribute value: `& < > " '` escaped, control characters shown as control pictures. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(CONTROLS, (c) => (c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+}
+
+/**
+ * Text from the tools as HTML text: escaped (as `escapeHtml`), and each invisible character (a
+ * bidi control such as U+202E, a zero-width space, tag characters: `findInvisibleCharacters`) in a
+ * `<span class="inv">` of its own. The span isolates it (`unicode-bidi: isolate`), so a
+ * right-to-left override cannot reorder anything after it, and the page shows it as a mark
+ * (`<U+202E>`, from its `data-cp`); the character itself stays in the text, so copying gives the
+ * text as written.
+ */
+export function visibleText(text: string): string {
+  const found = findInvisibleCharacters(text);
+  if (found.length === 0) return escapeHtml(text);
+  let out = '';
+  let at = 0;
+  for (const c of found) {
+    out += escapeHtml(text.slice(at, c.index));
+    const label = c.name.length > 60 ? `${c.name.slice(0, 59)}\u2026` : c.name;
+    const mark = c.codePoint.includes('\u2026') ? label : c.codePoint;
+    out += `<span class="inv" data-cp="${escapeHtml(mark)}" title="${escapeHtml(`${c.codePoint} ${c.name}: an invisible character (the model reads it)`)}">${escapeHtml(text.slice(c.index, c.index + c.length))}</span>`;
+    at = c.index + c.length;
+  }
+  return out + escapeHtml(text.slice(at));
 }
 
 /** A number with thousands separators (`276,479`). */
@@ -27,20 +51,21 @@ function regexQuote(s: string): string {
 }
 
 /**
- * Text as HTML with each control-token spelling (of `spellings`) in a `<mark class="ctl">`: the page
- * shows it with a visible marker and an outline (not colour alone), its title says what it is.
+ * Text from the tools as HTML (`visibleText`) with each control-token spelling (of `spellings`) in a
+ * `<mark class="ctl">`: the page shows it with a visible marker and an outline (not colour alone),
+ * its title says what it is.
  */
 export function markedText(text: string, spellings: readonly string[]): string {
-  if (spellings.length === 0) return escapeHtml(text);
+  if (spellings.length === 0) return visibleText(text);
   const re = new RegExp([...spellings].sort((a, b) => b.length - a.length).map(regexQuote).join('|'), 'g');
   let out = '';
   let at = 0;
   for (const m of text.matchAll(re)) {
-    out += escapeHtml(text.slice(at, m.index));
-    out += `<mark class="ctl" title="control-token spelling: a server that tokenizes special tokens in text reads a real token here">${escapeHtml(m[0])}</mark>`;
+    out += visibleText(text.slice(at, m.index));
+    out += `<mark class="ctl" title="control-token spelling: a server that tokenizes special tokens in text reads a real token here">${visibleText(m[0])}</mark>`;
     at = m.index + m[0].length;
   }
-  return out + escapeHtml(text.slice(at));
+  return out + visibleText(text.slice(at));
 }
 
 /**

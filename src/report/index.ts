@@ -12,11 +12,12 @@ import { standaloneTools, toolDocument, valueAt } from '../build/tool-values.js'
 import { diffFlavors, type DiffFlavor } from '../diff.js';
 import type { ReadResult, ToolDefinition } from '../input/types.js';
 import { findControlTokens, findControlTokensInKey } from '../input/control-tokens.js';
-import { isCompileError } from '../diagnostics.js';
+import { CompileError, isCompileError } from '../diagnostics.js';
 import { inventory, type Inventory, type InventoryOptions, type InventoryTokenizer, type InventoryTotals } from '../inventory.js';
 import { isJsonArray, isJsonObject, type JsonValue } from '../ir/json.js';
-import { countFindings, type LintFlavor } from '../lint/index.js';
+import type { LintFlavor } from '../lint/index.js';
 import { listFindings } from '../lint/report.js';
+import { hasInvisibleCharacters } from '../lint/invisible.js';
 import { ColumnPrinter, reportColumns, type ColumnEntry, type ReportColumn } from './columns.js';
 import { reportPage } from './page.js';
 
@@ -41,6 +42,42 @@ export interface ReportOptions extends InventoryOptions {
   readonly inlinePanels?: boolean;
   /** Told what is being done, and how far (`done` of `total` tools) where it is counted: for a progress line. */
   readonly onProgress?: (what: string, done?: number, total?: number) => void;
+  /** The version of harmony-catalog the header says made the page (the CLI gives its own, as `--version` prints it). Default: none shown. */
+  readonly version?: string;
+  /**
+   * When the page was made, shown in the header (ISO 8601, UTC, to the second). Default: the
+   * environment's `SOURCE_DATE_EPOCH` when set (seconds since 1970-01-01 UTC, for reproducible
+   * output; `reportDate`), else now.
+   */
+  readonly madeAt?: Date;
+  /** The MCP server the tools were listed from, as its `initialize` result names it (`serverInfo`): shown in the header. */
+  readonly mcpServer?: McpServerInfo;
+}
+
+/** An MCP server's name and version, as its `initialize` result gives them (`serverInfo`). */
+export interface McpServerInfo {
+  readonly name?: string;
+  readonly version?: string;
+}
+
+/**
+ * The date a page is made at: `SOURCE_DATE_EPOCH` of `env` (a whole number of seconds since
+ * 1970-01-01 UTC, https://reproducible-builds.org/specs/source-date-epoch/) when set, else now.
+ * Throws a CompileError (`report/bad-source-date-epoch`) when it is set to anything else.
+ */
+export function reportDate(env: Readonly<Record<string, string | undefined>> = process.env): Date {
+  const given = env.SOURCE_DATE_EPOCH;
+  if (given === undefined || given === '') return new Date();
+  const d = /^\d+$/.test(given) ? new Date(Number(given) * 1000) : undefined;
+  if (d === undefined || Number.isNaN(d.getTime())) {
+    throw new CompileError([{ code: 'report/bad-source-date-epoch', severity: 'error', path: '', message: `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 UTC, not ${JSON.stringify(given)}` }]);
+  }
+  return d;
+}
+
+/** A date as the page shows it: ISO 8601 in UTC, to the second (`2025-06-28T12:00:00Z`). */
+export function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** One finding as the page lists it: under the flavors that say it, with the schema text its pointer points at. */
@@ -49,7 +86,8 @@ export interface ReportFinding {
   readonly severity: Diagnostic['severity'];
   readonly path: string;
   readonly message: string;
-  readonly flavors: readonly LintFlavor[];
+  /** The lint flavors that say it (`openai-harmony`, `chat-template`, `template`), or the columns whose renderer says it (`ollama`: ReportColumn.findings). */
+  readonly flavors: readonly string[];
   /** The input value at `path`, when it resolves. */
   readonly fragment?: JsonValue;
 }
@@ -69,6 +107,8 @@ export interface ReportTool {
   readonly notes: readonly Diagnostic[];
   /** The control-token spellings in the tool's own text (name, title, description, schema strings and keys). */
   readonly controlTokens: readonly string[];
+  /** True when the tool's own text (name, title, description, schema strings and keys) holds an invisible character (`lint/invisible-character`). */
+  readonly invisible: boolean;
   /** Its text in each column. */
   readonly entries: readonly ColumnEntry[];
   /** Per column, the lines (0-based) that differ between the two diffed columns; empty for the others. */
@@ -116,12 +156,20 @@ export interface ReportModel {
   /** Catalog tokens outside any tool (headings, namespace lines). */
   readonly overhead: number;
   readonly lint: readonly LintFlavor[];
+  /** Whose findings the page lists: the lint flavors, then the columns that say their own (ReportColumn.findings: `ollama`). */
+  readonly checked: readonly string[];
   /** Diagnostics that belong to no tool. */
   readonly notes: readonly Diagnostic[];
   readonly options: ReportOptions;
   readonly maxTokens?: number;
   /** See ReportOptions.inlinePanels. */
   readonly inlinePanels?: boolean;
+  /** When the page was made (ReportOptions.madeAt), ISO 8601 in UTC to the second. */
+  readonly madeAt: string;
+  /** See ReportOptions.version. */
+  readonly version?: string;
+  /** See ReportOptions.mcpServer. */
+  readonly mcpServer?: McpServerInfo;
 }
 
 /** A rendered report: the page and what it was made of. */
@@ -155,7 +203,8 @@ export function countedRendering(options: InventoryOptions): string {
 export async function reportModel(input: ToolsInput, options: ReportOptions = {}): Promise<ReportModel> {
   const columns = options.columns ?? reportColumns(options);
   const lint = options.lint === false ? [] : (options.lint ?? lintOfColumns(columns));
-  const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, onProgress, ...inventoryOptions } = options;
+  const madeAt = isoSeconds(options.madeAt ?? reportDate());
+  const { columns: _c, maxTokens: _m, source: _s, inlinePanels: _i, onProgress, version: _v, madeAt: _a, mcpServer: _r, ...inventoryOptions } = options;
   onProgress?.('counting tokens and linting');
   const inv = await inventory(input, { ...inventoryOptions, lint });
   const costs = await columnCosts(input, columns, inventoryOptions, inv, onProgress);
@@ -167,7 +216,15 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
   const diffed = diffedColumns(columns);
   if (diffed) onProgress?.(`comparing ${columns[diffed[0]].name} and ${columns[diffed[1]].name}`);
   const diff = diffed ? diffFlavors(input, { a: diffed[2], b: diffed[3] }) : undefined;
-  const noteOf = toolNotes(inv.diagnostics, read.tools);
+  // what the columns that say their own findings (Ollama's) say of the whole tool set, by tool; lint: false turns them off too
+  const saying = options.lint === false ? [] : columns.filter((c) => c.findings !== undefined);
+  if (saying.length) onProgress?.(`reading the tools as ${saying.map((c) => c.name).join(', ')}`);
+  const said = saying.flatMap((c) => c.findings!(read).map((d) => ({ finding: { ...d }, column: c.name })));
+  const saidOf = toolNotes(said.map((x) => x.finding), read.tools);
+  const columnOf = new Map(said.map((x) => [x.finding, x.column]));
+  // a diagnostic a column lists as a finding is not a note too (Ollama counted: the same diagnostics)
+  const saidKeys = new Set(said.map((x) => findingKey(x.finding)));
+  const noteOf = toolNotes(inv.diagnostics.filter((d) => !saidKeys.has(findingKey(d))), read.tools);
 
   const tools: ReportTool[] = read.tools.map((def, i) => {
     onProgress?.('rendering each tool', i, read.tools.length);
@@ -182,7 +239,8 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
       if (placed) [changed[diffed[0]], changed[diffed[1]]] = placed;
       else patch = d.patch;
     }
-    const findings = listFindings(row.findings).map(({ finding: f, flavors }) => {
+    const listed: { finding: Diagnostic; flavors: readonly string[] }[] = [...listFindings(row.findings), ...columnFindings(saidOf[i], columnOf)];
+    const findings = listed.map(({ finding: f, flavors }) => {
       const fragment = fragmentAt(doc, def, f.path);
       return { code: f.code, severity: f.severity, path: f.path, message: f.message, flavors, ...(fragment !== undefined ? { fragment } : {}) };
     });
@@ -195,9 +253,10 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
       parameters: row.parameters,
       tokens: row.tokens,
       findings,
-      counts: countFindings(row.findings),
+      counts: countReported(findings),
       notes: noteOf[i],
       controlTokens: controlTokensOf(def),
+      invisible: invisibleIn(def),
       entries,
       changed,
       ...(d ? { diff: d.status } : {}),
@@ -205,7 +264,14 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
     };
   });
 
-  const all = inv.tools.flatMap((t) => t.findings);
+  const counts = { errors: 0, warnings: 0, infos: 0 };
+  for (const t of tools) {
+    counts.errors += t.counts.errors;
+    counts.warnings += t.counts.warnings;
+    counts.infos += t.counts.infos;
+  }
+  // a column's findings that belong to no tool are notes on the whole input
+  const unplaced = saidOf[read.tools.length];
   return {
     ...(options.source !== undefined ? { source: options.source } : {}),
     counted: columns[0]?.render !== undefined && sameRender(columns[0], options) ? columns[0].name : countedRendering(options),
@@ -214,17 +280,50 @@ export async function reportModel(input: ToolsInput, options: ReportOptions = {}
     inventory: inv,
     costs,
     tools,
-    counts: countFindings(all),
+    counts,
     overhead: inv.totals.catalog - inv.tools.reduce((a, t) => a + t.tokens, 0),
     lint,
-    notes: noteOf[read.tools.length],
+    checked: [...lint, ...saying.map((c) => c.name)],
+    notes: [...noteOf[read.tools.length], ...unplaced],
     options,
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.inlinePanels !== undefined ? { inlinePanels: options.inlinePanels } : {}),
+    madeAt,
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.mcpServer !== undefined ? { mcpServer: options.mcpServer } : {}),
   };
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** What makes two diagnostics the same finding (as lint's listing merges them): pointer, code, severity, message. */
+function findingKey(d: Diagnostic): string {
+  return [d.path, d.code, d.severity, d.message].join('\u0000');
+}
+
+/** A tool's findings said by columns (ReportColumn.findings), each once with every column that says it. */
+function columnFindings(said: readonly Diagnostic[], columnOf: ReadonlyMap<Diagnostic, string>): { finding: Diagnostic; flavors: string[] }[] {
+  const merged = new Map<string, { finding: Diagnostic; flavors: string[] }>();
+  for (const d of said) {
+    const column = columnOf.get(d) ?? '';
+    const key = findingKey(d);
+    const had = merged.get(key);
+    if (had === undefined) merged.set(key, { finding: d, flavors: [column] });
+    else if (!had.flavors.includes(column)) had.flavors.push(column);
+  }
+  return [...merged.values()];
+}
+
+/** Counts by severity of a tool's findings as the page lists them (each once, whatever number of flavors say it). */
+function countReported(findings: readonly { readonly severity: Diagnostic['severity'] }[]): { errors: number; warnings: number; infos: number } {
+  const counts = { errors: 0, warnings: 0, infos: 0 };
+  for (const f of findings) {
+    if (f.severity === 'error') counts.errors++;
+    else if (f.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+  }
+  return counts;
+}
 
 /** True when a column renders what the options render, counted with the same tokenizer (its cost is the inventory's). */
 function sameRender(column: ReportColumn, options: InventoryOptions): boolean {
@@ -329,6 +428,27 @@ function fragmentAt(doc: JsonValue | undefined, def: ToolDefinition, path: strin
     return valueAt(def.parameters, path.slice(def.parametersPointer.length));
   }
   return undefined;
+}
+
+/** True when a tool's own text (its name, title, description, and the strings and keys of its schema) holds an invisible character. */
+function invisibleIn(def: ToolDefinition): boolean {
+  // iterative: a deep schema cannot overflow the stack
+  const stack: (JsonValue | undefined)[] = [def.description, def.parameters, def.extra];
+  if (hasInvisibleCharacters(def.name) || (def.title !== undefined && hasInvisibleCharacters(def.title))) return true;
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (hasInvisibleCharacters(v)) return true;
+    } else if (isJsonArray(v)) {
+      for (const x of v) stack.push(x);
+    } else if (isJsonObject(v)) {
+      for (const [k, x] of v) {
+        if (hasInvisibleCharacters(k)) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 /** Every control-token spelling in a tool's own text: its name, title, description, and the strings and keys of its schema. */

@@ -3,7 +3,7 @@ import type { Diagnostic, Severity } from '../diagnostics.js';
 import { REPORT_CSP, REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 import type { InventoryTokenizer } from '../inventory.js';
 import type { ColumnCost, ReportFinding, ReportModel, ReportTool } from './index.js';
-import { clip, escapeHtml as e, formatCount, fragmentText, markedText, plural, renderingHtml } from './html.js';
+import { clip, escapeHtml as e, formatCount, fragmentText, markedText, plural, renderingHtml, visibleText as v } from './html.js';
 import { maxOf } from '../ir/arrays.js';
 
 const MARK: Record<Severity, string> = { error: '\u2716', warning: '\u25B2', info: '\u2139\uFE0E' };
@@ -36,6 +36,12 @@ function compactCounts(c: { errors: number; warnings: number; infos: number }): 
 }
 
 const CONTROL_TAG = '<span class="tag" title="its text spells a control token">\u26A0\uFE0E control token</span>';
+const INVISIBLE_TAG = '<span class="tag" title="its text holds an invisible character: a bidi control, a zero-width or other format character (lint/invisible-character)">\u26A0\uFE0E invisible characters</span>';
+
+/** The tags of a tool's name: a control-token spelling, an invisible character in its text. */
+function toolTags(t: ReportTool): string {
+  return `${t.controlTokens.length ? CONTROL_TAG : ''}${t.invisible ? INVISIBLE_TAG : ''}`;
+}
 
 function percent(part: number, whole: number): string {
   if (whole <= 0) return '\u2013';
@@ -64,7 +70,7 @@ export function* reportPageParts(m: ReportModel, onTool?: (done: number, total: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${e(REPORT_CSP)}">
-<meta name="generator" content="harmony-catalog report">
+<meta name="generator" content="${e(`harmony-catalog${m.version !== undefined ? ` ${m.version}` : ''}`)}">
 <meta name="color-scheme" content="light">
 <link rel="icon" href="data:,">
 <title>${e(title)}</title>
@@ -73,7 +79,8 @@ export function* reportPageParts(m: ReportModel, onTool?: (done: number, total: 
 <body>
 <a class="skip" href="#share">Skip to the table</a>
 <header>
-<h1>${e(title)}</h1>
+<h1>${v(title)}</h1>
+${made(m)}
 ${lede(m)}
 ${totals(m)}
 ${costs(m)}
@@ -95,6 +102,14 @@ ${legend(m)}
 </body>
 </html>
 `;
+}
+
+/** Who made the page and when; for tools listed from an MCP server, the server's name and version. */
+function made(m: ReportModel): string {
+  const by = `harmony-catalog${m.version !== undefined ? ` <span id="made-version">${e(m.version)}</span>` : ''}`;
+  const s = m.mcpServer;
+  const server = s === undefined ? '' : ` The tools are those the MCP server <span id="mcp-server"><bdi class="mono">${s.name !== undefined ? v(s.name) : '(no name)'}</bdi>${s.version !== undefined ? ` <bdi class="mono">${v(s.version)}</bdi>` : ''}</span> listed (its <code>serverInfo</code>).`;
+  return `<p class="made" id="made">Made by ${by} on <time id="made-at" datetime="${e(m.madeAt)}">${e(m.madeAt)}</time>.${server}</p>`;
 }
 
 /** The tokenizer as the page names it: its name, the start of its sha256 (all of it in the title), or the o200k estimate. */
@@ -119,16 +134,28 @@ function footerTokens(m: ReportModel): string {
   return `Tokens: ${what}; a tool's tokens are its share of ${where} (the ${where === 'the developer message' ? 'message' : 'prompt'} is tokenised once and each piece is given to the tool its text starts in, so the shares add up to the catalog).`;
 }
 
+/** The columns whose renderer says its own findings (ReportColumn.findings: `ollama`). */
+function sayingColumns(m: ReportModel): readonly string[] {
+  return m.checked.slice(m.lint.length);
+}
+
+/** Where the findings come from, in words. */
+function findingSources(m: ReportModel): string {
+  const cols = sayingColumns(m).map((c) => `<code>${e(c)}</code>`);
+  const lint = m.lint.length ? `lint's under ${m.lint.map((f) => `<code>${e(f)}</code>`).join(' and ')}` : '';
+  return [lint, cols.length ? `what the ${cols.join(' and ')} renderer${cols.length > 1 ? 's say' : ' says'} of ${cols.length > 1 ? 'their' : 'its'} own rendering` : ''].filter(Boolean).join(', and ');
+}
+
 function lede(m: ReportModel): string {
   const cols = m.columns.map((c) => `<code>${e(c.name)}</code>`).join(', ');
-  return `<p class="lede">What the model reads for ${plural(m.tools.length, 'tool')}, what each tool costs and what it loses. ${countingSentence(m)}${m.costs.length > 1 ? ` What the same catalog costs on each of ${m.costs.map((c) => `<code>${e(c.name)}</code>`).join(', ')} is under <a href="#costs">Cost on each model</a>, each counted with its own tokenizer where it is known.` : ''} Each tool's rendering under ${cols} is in its panel${m.diffed ? `, with the lines where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ marked` : ''}${m.lint.length ? `, and the lint findings (what the model will not see, or will misread) with the JSON Pointer into the input and the schema text there` : ''}.</p>`;
+  return `<p class="lede">What the model reads for ${plural(m.tools.length, 'tool')}, what each tool costs and what it loses. ${countingSentence(m)}${m.costs.length > 1 ? ` What the same catalog costs on each of ${m.costs.map((c) => `<code>${e(c.name)}</code>`).join(', ')} is under <a href="#costs">Cost on each model</a>, each counted with its own tokenizer where it is known.` : ''} Each tool's rendering under ${cols} is in its panel${m.diffed ? `, with the lines where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ marked` : ''}${m.checked.length ? `, and the findings (what the model will not see, or will misread: ${findingSources(m)}) with the JSON Pointer into the input and the schema text there` : ''}.</p>`;
 }
 
 function totals(m: ReportModel): string {
   const t = m.inventory.totals;
   const card = (k: string, v: string, s = '') => `<li><span class="k">${k}</span><span class="v">${v}</span>${s ? `<span class="s">${s}</span>` : ''}</li>`;
-  const findings = m.lint.length
-    ? `<li><span class="k">Findings (lint: ${m.lint.map((f) => e(f)).join(', ')})</span><span class="v" id="total-findings">${countBadges(m.counts)}</span><span class="s">${plural(m.tools.filter((x) => x.findings.length).length, 'tool')} with findings</span></li>`
+  const findings = m.checked.length
+    ? `<li><span class="k">Findings (${[m.lint.length ? `lint: ${m.lint.map((f) => e(f)).join(', ')}` : '', ...sayingColumns(m).map(e)].filter(Boolean).join('; ')})</span><span class="v" id="total-findings">${countBadges(m.counts)}</span><span class="s">${plural(m.tools.filter((x) => x.findings.length).length, 'tool')} with findings</span></li>`
     : `<li><span class="k">Findings</span><span class="v"><span class="sev none">not linted</span></span><span class="s">lint reads the openai-harmony and chat-template renderings</span></li>`;
   return `<section aria-labelledby="totals-h"><h2 id="totals-h" class="sr">Totals</h2>
 <ul class="cards" id="totals">
@@ -149,7 +176,7 @@ function costs(m: ReportModel): string {
   const first = m.costs.find((c) => c.error === undefined);
   const rel = (c: ColumnCost) => (first === undefined || c === first || c.error !== undefined || first.totals.catalog <= 0 ? '' : ` <span class="meta">(${c.totals.catalog >= first.totals.catalog ? '+' : ''}${(((c.totals.catalog - first.totals.catalog) / first.totals.catalog) * 100).toFixed(1)}% vs <code>${e(first.name)}</code>)</span>`);
   const rows = m.costs.map((c, k) => {
-    if (c.error !== undefined) return `<tr data-k="${k}"><th scope="row"><code>${e(c.name)}</code></th><td class="n">\u2013</td><td class="n">\u2013</td><td class="refused">${e(c.error)}</td></tr>`;
+    if (c.error !== undefined) return `<tr data-k="${k}"><th scope="row"><code>${e(c.name)}</code></th><td class="n">\u2013</td><td class="n">\u2013</td><td class="refused">${v(c.error)}</td></tr>`;
     const a = approx(c.tokenizer);
     return `<tr data-k="${k}"><th scope="row"><code>${e(c.name)}</code></th><td class="n cost-catalog">${a}${formatCount(c.totals.catalog)}${rel(c)}</td><td class="n cost-prompt">${c.totals.prompt !== undefined ? `${a}${formatCount(c.totals.prompt)}` : '\u2013'}</td><td>${tokenizerHtml(c.tokenizer)}</td></tr>`;
   });
@@ -186,6 +213,7 @@ function options(m: ReportModel): string {
   rows.push(['tokens counted on', `<code>${e(m.counted)}</code>`]);
   rows.push(['columns', m.columns.map((c) => `<code>${e(c.name)}</code>`).join(', ')]);
   rows.push(['lint', m.lint.length ? m.lint.map((f) => `<code>${e(f)}</code>`).join(', ') : 'none']);
+  if (sayingColumns(m).length) rows.push(['findings of the renderer', sayingColumns(m).map((c) => `<code>${e(c)}</code>`).join(', ')]);
   if (m.diffed) rows.push(['lines marked Δ', `where <code>${e(m.columns[m.diffed[0]].name)}</code> and <code>${e(m.columns[m.diffed[1]].name)}</code> differ`]);
   if (m.maxTokens !== undefined) rows.push(['max tokens', formatCount(m.maxTokens)]);
   if (m.inventory.tokenizer.path !== undefined || !m.inventory.tokenizer.exact) rows.push(['tokenizer', tokenizerHtml(m.inventory.tokenizer)]);
@@ -265,7 +293,7 @@ ${countOn(m, costs)}
     yield row(
       `<tr class="tool${over ? ' over' : ''}" role="row" id="r-${t.index}" data-i="${t.index}" data-name="${e(t.name)}" data-params="${t.parameters}" data-tokens="${t.tokens}"${perModel} data-errors="${t.counts.errors}" data-warnings="${t.counts.warnings}" data-findings="${t.findings.length}">` +
         `<td role="cell" class="n">${t.index + 1}</td>` +
-        `<td role="cell" class="name"><a href="#t-${t.index}">${markedText(t.name, t.controlTokens)}</a>${t.controlTokens.length ? CONTROL_TAG : ''}</td>` +
+        `<td role="cell" class="name"><a href="#t-${t.index}">${markedText(t.name, t.controlTokens)}</a>${toolTags(t)}</td>` +
         `<td role="cell" class="n">${t.parameters}</td>` +
         `<td role="cell" class="n tokens">${a}${formatCount(t.tokens)}</td>` +
         `<td role="cell" class="bar-cell"><span class="bar" aria-hidden="true"><span style="width:${((100 * t.tokens) / max).toFixed(2)}%"></span></span><span class="pct">${e(percent(t.tokens, cat))}</span></td>` +
@@ -286,14 +314,16 @@ export const INLINE_PANELS_UP_TO = 200;
 function* panelsParts(m: ReportModel, onTool?: (done: number, total: number) => void): Generator<string> {
   const inline = m.inlinePanels ?? m.tools.length <= INLINE_PANELS_UP_TO;
   const n = m.tools.length;
+  // a page of one tool opens its panel: there is nothing else to choose
+  const open = n === 1 ? ' open' : '';
   yield `<section aria-labelledby="tools-h"><div class="tools-head"><h2 id="tools-h">Tools</h2><button type="button" id="expand-all">Open all</button><button type="button" id="collapse-all">Close all</button></div>
 `;
   for (const [k, t] of m.tools.entries()) {
     const sep = k === 0 ? '' : '\n';
     if (inline) {
-      yield `${sep}<details class="tool" id="t-${t.index}">${panelSummary(m, t)}<div class="panel">${panelBody(m, t)}</div></details>`;
+      yield `${sep}<details class="tool" id="t-${t.index}"${open}>${panelSummary(m, t)}<div class="panel">${panelBody(m, t)}</div></details>`;
       onTool?.(k + 1, n);
-    } else yield `${sep}<details class="tool" id="t-${t.index}">${panelSummary(m, t)}<div class="panel" data-fill="p-${t.index}"><p class="meta">This panel is filled in by the page's script when it is opened.</p></div></details>`;
+    } else yield `${sep}<details class="tool" id="t-${t.index}"${open}>${panelSummary(m, t)}<div class="panel" data-fill="p-${t.index}"><p class="meta">This panel is filled in by the page's script when it is opened.</p></div></details>`;
   }
   yield '\n</section>';
   if (inline) return;
@@ -316,7 +346,7 @@ function diffSummary(m: ReportModel, t: ReportTool): string {
 /** A tool's panel summary: its name, size and findings. */
 function panelSummary(m: ReportModel, t: ReportTool): string {
   const cat = m.inventory.totals.catalog;
-  return `<summary><span class="tname">${markedText(t.name, t.controlTokens)}</span>${t.controlTokens.length ? CONTROL_TAG : ''}<span class="meta">${plural(t.parameters, 'parameter')} \u00B7 ${plural(t.tokens, 'token')} (${e(percent(t.tokens, cat))} of the catalog)</span>${countBadges(t.counts)}${diffSummary(m, t)}</summary>`;
+  return `<summary><span class="tname">${markedText(t.name, t.controlTokens)}</span>${toolTags(t)}<span class="meta">${plural(t.parameters, 'parameter')} \u00B7 ${plural(t.tokens, 'token')} (${e(percent(t.tokens, cat))} of the catalog)</span>${countBadges(t.counts)}${diffSummary(m, t)}</summary>`;
 }
 
 /** A tool's panel: its renderings side by side, its findings and notes. */
@@ -339,7 +369,7 @@ function panelBody(m: ReportModel, t: ReportTool): string {
     if (t.patch !== undefined) return `<p>The two differ; the unified diff (taken with the default render options):</p><pre class="frag">${markedText(t.patch, t.controlTokens)}</pre>`;
     return `<p><span class="chg-key">\u0394</span> marks the lines where <code>${e(a)}</code> and <code>${e(b)}</code> differ.</p>`;
   })();
-  return `<p class="meta">At <code>${e(t.pointer || '/')}</code> in the input${t.title !== undefined ? `; title <q>${markedText(t.title, t.controlTokens)}</q>` : ''}. <a href="#r-${t.index}" class="noprint">Back to its row</a></p>
+  return `<p class="meta">At <code>${v(t.pointer || '/')}</code> in the input${t.title !== undefined ? `; title <q><bdi>${markedText(t.title, t.controlTokens)}</bdi></q>` : ''}. <a href="#r-${t.index}" class="noprint">Back to its row</a></p>
 <h3>What the model reads</h3>
 ${diffNote}
 <div class="cols">${figures.join('')}</div>
@@ -348,8 +378,8 @@ ${toolNotesList(t)}`;
 }
 
 function findingsList(m: ReportModel, t: ReportTool): string {
-  if (!m.lint.length) return '';
-  if (!t.findings.length) return `<h3>Findings</h3><p>None under ${m.lint.map((f) => `<code>${e(f)}</code>`).join(' or ')}.</p>`;
+  if (!m.checked.length) return '';
+  if (!t.findings.length) return `<h3>Findings</h3><p>None under ${m.checked.map((f) => `<code>${e(f)}</code>`).join(' or ')}.</p>`;
   return `<h3>Findings (${t.findings.length})</h3>
 <ol class="findings">${t.findings.map((f) => finding(f, t.controlTokens)).join('')}</ol>`;
 }
@@ -361,12 +391,12 @@ function finding(f: ReportFinding, spellings: readonly string[]): string {
     fragment = `<pre class="frag" aria-label="the input at ${e(f.path)}">${markedText(c.text, spellings)}${c.omitted ? `\n\u2026 (${plural(c.omitted, 'more character')})` : ''}</pre>`;
   }
   return `<li class="${f.severity}">${badge(f.severity)} <code>${e(f.code)}</code> <span class="meta">[${f.flavors.map(e).join(', ')}]</span>
-<div class="where">at <code>${e(f.path)}</code></div>
+<div class="where">at <code>${v(f.path)}</code></div>
 <p class="msg">${markedText(f.message, spellings)}</p>${fragment}</li>`;
 }
 
 function diagnosticItem(d: Diagnostic, spellings: readonly string[] = []): string {
-  return `<li>${badge(d.severity)} <code>${e(d.code)}</code>${d.path ? ` at <code>${e(d.path)}</code>` : ''}: ${markedText(d.message, spellings)}</li>`;
+  return `<li>${badge(d.severity)} <code>${e(d.code)}</code>${d.path ? ` at <code>${v(d.path)}</code>` : ''}: <bdi>${markedText(d.message, spellings)}</bdi></li>`;
 }
 
 function toolNotesList(t: ReportTool): string {

@@ -8,6 +8,9 @@
  *   import { setup } from 'harmony-catalog/vitest';
  *   setup(); // in a setup file or at the top of a test file
  *   it('weather tools', async () => { await expect(tools).toMatchCatalogSnapshot(); });
+ *
+ * The matcher's types (vitest's `expect` augmented) are in `matchers.ts`, which the package entry
+ * loads too: they come with any import of the package, not only with this module.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -16,12 +19,11 @@ import type { MatcherState } from 'vitest';
 import { emitJsdocCatalog } from '../emit/jsdoc/catalog.js';
 import { compileTools } from '../api/compile.js';
 import { renderPart, type PartOptions } from '../api/render.js';
+import type { CatalogSnapshotOptions } from './options.js';
 
-/** Options of `toMatchCatalogSnapshot`: what to render (any render option, passed through) and where to keep it. */
-export interface CatalogSnapshotOptions extends Omit<PartOptions, 'tools'> {
-  /** The snapshot file: relative to the snapshots directory, or absolute. Default: from the test's name and target. */
-  readonly file?: string;
-}
+export type { CatalogSnapshotOptions } from './options.js';
+// the matcher's types: vitest's expect augmented
+export type {} from './matchers.js';
 
 /** What a matcher returns (vitest's custom matcher contract). */
 export interface CatalogSnapshotResult {
@@ -107,7 +109,7 @@ async function renderSnapshot(tools: unknown, options: CatalogSnapshotOptions): 
   const { file: _file, ...render } = options;
   if (render.target === 'jsdoc' && (render.part ?? 'catalog') === 'catalog') {
     const c = compileTools(tools, render);
-    return emitJsdocCatalog(c.tools, render.namespace !== undefined ? { namespace: render.namespace } : {});
+    return emitJsdocCatalog(c.lowered, render.namespace !== undefined ? { namespace: render.namespace } : {});
   }
   const r = await renderPart(tools, { part: 'catalog', ...render } as PartOptions);
   return r.text;
@@ -190,11 +192,4 @@ export function setup(options: CatalogSnapshotSetup = {}): void {
     };
     return tracking;
   });
-}
-
-declare module 'vitest' {
-  interface Matchers<T = any> {
-    /** Render these tools (any input `readTools` accepts) and match the snapshot file of this tool set and target. */
-    toMatchCatalogSnapshot(options?: CatalogSnapshotOptions): Promise<void>;
-  }
 }

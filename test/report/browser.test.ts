@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport, modelColumn, type ReportModel, type ReportOptions } from '../../src/report/index.js';
 import { byteLevelToy } from '../tokenizers/toy.js';
 import { ROOT } from '../support/shared.js';
-import { colourStats, corpusText, decodePng, HAVE_CORPUS, HOSTILE } from './support.js';
+import { BIDI, colourStats, corpusText, decodePng, HAVE_CORPUS, HOSTILE, LONG } from './support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_BROWSER = existsSync(CHROMIUM);
@@ -61,6 +61,9 @@ if (!HAVE_BROWSER) {
       pages.weather = await write('weather', readFileSync(join(ROOT, 'examples/weather.json'), 'utf8'), { source: 'examples/weather.json', maxTokens: 90 });
       pages.hostile = await write('hostile', HOSTILE, { source: 'hostile.json' });
       pages.hostileLazy = await write('hostile-lazy', HOSTILE, { source: 'hostile.json', inlinePanels: false });
+      pages.bidi = await write('bidi', BIDI, { source: 'bidi.json' });
+      pages.long = await write('long', LONG, { source: `long-${'n'.repeat(120)}.json`, maxTokens: 100 });
+      pages.oneLazy = await write('one-lazy', readFileSync(join(ROOT, 'examples/events.json'), 'utf8'), { source: 'examples/events.json', inlinePanels: false });
       if (HAVE_CORPUS) pages.corpus = await write('corpus', corpusText(), { source: 'corpus', maxTokens: 100_000 });
       // three models, each counted with its own tokenizer: qwen3 with a small byte-level tokenizer.json, llama-3.1 as an estimate
       const toy = join(dir, 'tokenizer.json');
@@ -74,8 +77,8 @@ if (!HAVE_BROWSER) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    async function open(w: Written): Promise<Opened> {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    async function open(w: Written, width = 1280): Promise<Opened> {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
       const errors: string[] = [];
       const requests: string[] = [];
       page.on('console', (m) => {
@@ -102,7 +105,7 @@ if (!HAVE_BROWSER) {
         .map((t) => t.index);
     }
 
-    const names = () => ['events', 'weather', 'hostile', 'hostileLazy', 'models', ...(HAVE_CORPUS ? ['corpus'] : [])];
+    const names = () => ['events', 'weather', 'hostile', 'hostileLazy', 'models', 'bidi', 'long', 'oneLazy', ...(HAVE_CORPUS ? ['corpus'] : [])];
 
     it('opens with no console error and no request, one row and one panel per tool', async () => {
       if (!HAVE_CORPUS) console.warn('report/browser.test.ts: ../shared/corpus not found: the 2,000-tool page is NOT opened in this run');
@@ -260,6 +263,96 @@ if (!HAVE_BROWSER) {
       expect(await page.locator(`#t-${last} figure.col`).count()).toBe(w.model.columns.length);
       expect(page.url().endsWith(`#t-${last}`)).toBe(true);
       expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('usable at 420 px: with every panel open, nothing is wider than the page (no sideways scroll); wide content scrolls in its own box', async () => {
+      for (const name of ['events', 'weather', 'hostile', 'hostileLazy', 'models', 'bidi', 'long']) {
+        const { page, errors } = await open(pages[name], 420);
+        await page.click('#expand-all');
+        await page.waitForFunction(() => document.querySelectorAll('.panel[data-fill]').length === 0);
+        // rows and panels out of view are not laid out (content-visibility: auto): lay out everything to measure it
+        await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+        const m = await page.evaluate(() => {
+          const root = document.documentElement;
+          const limit = root.clientWidth + 0.5;
+          // what sticks out of the page, outside any box that scrolls (or clips) its own content
+          const inBox = (el: Element) => {
+            for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true;
+            return false;
+          };
+          const out = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > limit && !inBox(el)).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
+          // text that runs out of its own box (a long word that does not wrap)
+          const range = document.createRange();
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n && out.length < 10; n = walker.nextNode()) {
+            const parent = n.parentElement!;
+            if (parent.tagName === 'SCRIPT' || parent.tagName === 'STYLE') continue;
+            range.selectNodeContents(n);
+            const right = range.getBoundingClientRect().right;
+            if (right > limit && !(['auto', 'scroll', 'hidden'].includes(getComputedStyle(parent).overflowX) || inBox(parent))) out.push(`text in ${parent.tagName.toLowerCase()}.${parent.className} ${Math.round(right)}: ${(n.textContent ?? '').slice(0, 40)}`);
+          }
+          return { scroll: root.scrollWidth, client: root.clientWidth, out };
+        });
+        expect(m.out, name).toEqual([]);
+        expect(m.scroll, name).toBeLessThanOrEqual(m.client);
+        expect(m.client, name).toBeLessThanOrEqual(420);
+        expect(errors, name).toEqual([]);
+        await page.close();
+      }
+    });
+
+    it('a right-to-left override in a tool name reverses nothing: it shows as a mark, the text after it reads left to right, the text is kept', async () => {
+      const { page, errors } = await open(pages.bidi);
+      await page.click('#expand-all');
+      /** The left edges of the characters of `needle` where it first shows in the element's text: increasing when it reads left to right. */
+      const lefts = (selector: string, needle: string) =>
+        page.evaluate(([sel, text]) => {
+          const walker = document.createTreeWalker(document.querySelector(sel!)!, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const at = (n.textContent ?? '').indexOf(text!);
+            if (at < 0) continue;
+            const range = document.createRange();
+            const out: number[] = [];
+            for (let i = at; i < at + text!.length; i++) {
+              range.setStart(n, i);
+              range.setEnd(n, i + 1);
+              out.push(range.getBoundingClientRect().left);
+            }
+            return out;
+          }
+          return [];
+        }, [selector, needle]);
+      const leftToRight = (xs: number[]) => xs.length > 1 && xs.every((x, i) => i === 0 || x > xs[i - 1]!);
+      // shown as written (the override acting), each of these would read right to left
+      expect(leftToRight(await lefts('#r-0 td.name a', 'weather')), 'the name after the override, in the table').toBe(true);
+      expect(leftToRight(await lefts('#t-0 summary .tname', 'weather')), 'the name in the panel').toBe(true);
+      expect(leftToRight(await lefts('#t-0 pre.r', ': "cel')), 'the rendering after a property name').toBe(true);
+      expect(leftToRight(await lefts('#t-0 ol.findings', '/enum/0')), 'a pointer after a property name').toBe(true);
+      // the mark is shown (its code point, before the invisible character) and the text is as written
+      const mark = page.locator('#r-0 td.name a .inv');
+      expect(await mark.getAttribute('data-cp')).toBe('U+202E');
+      expect((await mark.boundingBox())!.width).toBeGreaterThan(20);
+      expect(await mark.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe('isolate');
+      expect(await page.textContent('#r-0 td.name a')).toBe('get\u202Eweather');
+      expect(await page.locator('#t-0 .inv').count()).toBeGreaterThan(10);
+      expect(await page.$eval('#r-0 td.name', (td) => td.textContent)).toContain('invisible characters');
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('a page of one tool opens its panel, filled in by the script when it is kept as text', async () => {
+      for (const name of ['events', 'oneLazy']) {
+        const { page, errors } = await open(pages[name]);
+        expect(await page.$eval('#t-0', (d) => (d as HTMLDetailsElement).open), name).toBe(true);
+        expect(await page.locator('#t-0 .panel[data-fill]').count(), name).toBe(0);
+        expect(await page.locator('#t-0 figure.col pre.r').count(), name).toBe(2); // chat-template refuses it
+        expect(await page.isVisible('#t-0 ol.findings'), name).toBe(true);
+        expect(errors, name).toEqual([]);
+        await page.close();
+      }
+      const { page } = await open(pages.weather);
+      expect(await page.$$eval('details.tool', (ds) => ds.map((d) => (d as HTMLDetailsElement).open))).toEqual([false, false]);
       await page.close();
     });
 

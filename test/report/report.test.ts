@@ -107,7 +107,8 @@ describe('renderReport: structure and numbers', () => {
     expect(r.map((x) => Number(x['data-tokens']))).toEqual(inv.tools.map((t) => t.tokens));
     expect(r.map((x) => Number(x['data-params']))).toEqual([3, 0]);
     expect(r.map((x) => x['data-i'])).toEqual(['0', '1']);
-    expect(r.map((x) => x['data-findings'])).toEqual(['1', '0']);
+    // get_current_weather: 1 lint finding and 6 of Ollama's own (the defaults, bounds and enum it drops, no property optional)
+    expect(r.map((x) => x['data-findings'])).toEqual(['7', '0']);
     expect(count(html, '<details class="tool"')).toBe(2);
     expect(html).toContain('<details class="tool" id="t-1">');
     expect(html).toContain('<a href="#t-0">get_current_weather</a>');
@@ -129,8 +130,8 @@ describe('renderReport: structure and numbers', () => {
       expect(rows(html).map((x) => Number(x['data-tokens']))).toEqual(inv.tools.map((t) => t.tokens));
     }
     const html = await renderReport(eventsText);
-    // events: 1 error, 9 warnings, 6 infos (what `lint` counts: a finding both flavors say is one)
-    expect(between(html, 'id="total-findings">', '</span></span>')).toBe('<span class="sev error">\u2716 1 error</span> <span class="sev warning">\u25B2 9 warnings</span> <span class="sev info">\u2139\uFE0E 6 infos');
+    // events: 1 error, 9 warnings, 6 infos (what `lint` counts: a finding both flavors say is one), and Ollama's own 14 infos
+    expect(between(html, 'id="total-findings">', '</span></span>')).toBe('<span class="sev error">\u2716 1 error</span> <span class="sev warning">\u25B2 9 warnings</span> <span class="sev info">\u2139\uFE0E 20 infos');
   });
 
   it('the options used are listed', async () => {
@@ -181,7 +182,7 @@ describe('renderReport: structure and numbers', () => {
 
   it('a tool a renderer refuses: the reason in its column; error findings with their marker, pointer and schema text', async () => {
     const html = await renderReport(eventsText);
-    const panel = between(html, '<details class="tool" id="t-0">', '</details>');
+    const panel = between(html, '<details class="tool" id="t-0" open>', '</details>'); // the only tool: its panel is open
     expect(panel).toContain('<p class="refused"><strong>chat-template refuses this tool:</strong> the gpt-oss chat template fails on this tool');
     const error = between(panel, '<li class="error">', '</li>');
     expect(error).toContain('<span class="sev error">\u2716 error</span> <code>lint/template-error</code>');
@@ -190,7 +191,7 @@ describe('renderReport: structure and numbers', () => {
     // errors first, then warnings, then infos
     const severities = [...panel.matchAll(/<li class="(error|warning|info)">/g)].map((m) => m[1]);
     expect(severities).toEqual([...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)));
-    expect(severities).toHaveLength(16);
+    expect(severities).toHaveLength(16 + 14); // lint's, and Ollama's own (ollama/…)
     // the fragment of an anyOf finding is the anyOf, as written
     expect(panel).toContain('aria-label="the input at /tools/0/inputSchema/properties/location/anyOf">[{&quot;type&quot;: &quot;string&quot;}, {&quot;type&quot;: &quot;null&quot;}]</pre>');
   });

@@ -107,11 +107,14 @@ describe('the report at scale', () => {
     const text = JSON.stringify(tools);
     (await import('node:fs')).writeFileSync(file, text);
     const out = join(dir, 'r.html');
-    const a = await runCli(['report', file, '-o', out, '--quiet', '--title', 'x']);
+    // the same date (SOURCE_DATE_EPOCH) and version in the header
+    const env = { SOURCE_DATE_EPOCH: '1751112000' };
+    const a = await runCli(['report', file, '-o', out, '--quiet', '--title', 'x'], { env });
     expect(a.code, a.err).toBe(0);
-    const b = await runCli(['report', file, '--quiet', '--title', 'x']);
+    const b = await runCli(['report', file, '--quiet', '--title', 'x'], { env });
     expect(b.code, b.err).toBe(0);
-    const expected = await renderReport(text, { source: 'x' });
+    const version = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+    const expected = await renderReport(text, { source: 'x', madeAt: new Date(1751112000 * 1000), version });
     expect(readFileSync(out, 'utf8')).toBe(expected);
     expect(b.out).toBe(expected);
     // not a terminal: no progress line

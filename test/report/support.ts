@@ -24,6 +24,44 @@ export const HOSTILE = [
   { name: 'x" onmouseover="window.__pwned=5', description: 'Harmless & "quoted" \'text\' \u0000\u0007.', parameters: { type: 'object', properties: {} } },
 ];
 
+/**
+ * Tools whose text holds invisible characters: a right-to-left override (U+202E) in the tool name
+ * and in a property name, a zero-width space and a left-to-right isolate in descriptions, a soft
+ * hyphen in an enum value, tag characters spelling "ign". Shown as written, U+202E would reverse
+ * the page's own text after it.
+ */
+export const BIDI = [
+  {
+    name: 'get\u202Eweather',
+    description: 'Gets the weather.\u200B Then more.',
+    parameters: {
+      type: 'object',
+      properties: {
+        'unit\u202E': { type: 'string', description: 'The unit\u2066.', enum: ['cel\u00ADsius', 'kelvin'] },
+        note: { type: 'string', description: 'A note.\u{E0069}\u{E0067}\u{E006E}' },
+      },
+      required: ['unit\u202E'],
+    },
+  },
+  { name: 'plain', description: 'Nothing hidden.', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+];
+
+/** Long strings without a break (a tool name, a description, a property name, an enum value): a page of them must not be wider than a phone. */
+export const LONG = [
+  {
+    name: `tool_${'x'.repeat(150)}`,
+    description: `A description with one long word: ${'y'.repeat(400)} and more text after it.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        [`property_${'z'.repeat(120)}`]: { type: 'string', description: `https://example.com/${'p'.repeat(200)}`, enum: [`value_${'v'.repeat(150)}`] },
+        nested: { type: 'object', properties: { deep: { type: 'array', items: { type: 'object', properties: { k: { type: 'string', default: 'w'.repeat(200) } } } } } },
+      },
+    },
+  },
+  { name: 'short', description: 'Short.', parameters: { type: 'object', properties: {} } },
+];
+
 /** The corpus of ../shared (2,000 tools), when it is there. */
 export const CORPUS = sharedPath('corpus/tools.jsonl');
 /** True when the corpus is there. */
