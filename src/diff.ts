@@ -5,6 +5,7 @@
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { formatDiagnostic, isCompileError, type Diagnostic } from './diagnostics.js';
+import type { ModelName } from './models/names.js';
 import { emitHarmonyTool } from './emit/harmony/catalog.js';
 import { emitFaithfulTool } from './emit/harmony/faithful.js';
 import { asRead, readTools, type ToolsInput } from './api/compile.js';
@@ -30,7 +31,7 @@ export const DIFF_FLAVORS: readonly DiffFlavor[] = ['openai-harmony', 'chat-temp
  * `gpt-oss-ollama`, `qwen`, `llama-3.1`, `Qwen/Qwen3-8B`…; `ollama` stands for `gpt-oss-ollama`):
  * each tool as that model's catalog prints it alone (a gpt-oss layout without its namespace lines).
  */
-export type DiffSide = DiffFlavor | (string & {});
+export type DiffSide = DiffFlavor | 'ollama' | ModelName;
 
 /** Options of `diffFlavors`. */
 export interface DiffOptions {

@@ -141,7 +141,7 @@ export { createToolCallParser, type ToolCallEvent, type ToolCallStreamParser } f
 export { familyChatCompletion, familyChatCompletionChunks, eventsOfReading, openAIChunk, type FamilyChatCompletionOptions, type ChunkEnvelope } from './parse/families/response.js';
 export { familyLeaks, LEAK_MARKERS, type LeakMarkers } from './parse/families/leaks.js';
 export { emitOllamaToolsSection } from './emit/ollama/catalog.js';
-export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost } from './report/index.js';
+export { renderReport, buildReport, reportColumns, flavorColumn, dialectColumn, jsdocColumn, modelColumn, templateColumn, type Report, type ReportOptions, type ReportColumn, type ReportModel, type ColumnCost, type ColumnRender } from './report/index.js';
 export { listModels, modelNames, type ModelInfo, type ModelName, type KnownModelName } from './api/models.js';
 // the vitest matcher's options, and its types (`expect(…).toMatchCatalogSnapshot()`): a test that
 // imports the package sees the matcher typed (src/testing/matchers.ts: types only, nothing loaded
@@ -150,8 +150,8 @@ export type { CatalogSnapshotOptions } from './testing/options.js';
 export type {} from './testing/matchers.js';
 export { familyControlSpellings, familyControlStrings } from './api/controls.js';
 export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
-export { lintTools, LINT_RULES, type Finding, type LintFlavor } from './lint/index.js';
-export { diffFlavors } from './diff.js';
+export { lintTools, LINT_RULES, type Finding, type LintFlavor, type LintOptions, type LintResult } from './lint/index.js';
+export { diffFlavors, type DiffOptions, type DiffResult, type DiffSide } from './diff.js';
 export { emitFaithfulToolsSection } from './emit/harmony/faithful.js';
 export { faithfulTool, faithfulLowerTool } from './lower/faithful.js';
 export { emitJsdocCatalog, formatJsdoc } from './emit/jsdoc/index.js';

@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { lintTools, LINT_FLAVORS, type Finding, type LintFlavor } from '../lint/index.js';
 import { countListedFindings, listFindings } from '../lint/report.js';
+import { escapeInvisible } from '../lint/invisible.js';
 import { guard, mcpOptionsFrom, printDiagnostics, UsageError, type CliIo, parseCommandArgs, INPUT_HELP, INPUT_OPTIONS, maxInputBytesFrom } from './io.js';
 import { loadToolsArg, noToolsOf } from './sources.js';
 import { asRead } from '../api/compile.js';
@@ -183,9 +184,11 @@ export function formatFindings(findings: readonly Finding[]): string {
   for (const { f, flavors } of entries) {
     if (f.tool !== tool) {
       tool = f.tool;
-      out += `${out ? '\n' : ''}tool ${JSON.stringify(f.tool ?? '')}\n`;
+      out += `${out ? '\n' : ''}tool ${escapeInvisible(JSON.stringify(f.tool ?? ''))}\n`;
     }
-    out += `  ${f.path || '/'}  ${f.severity}  ${f.code}  [${flavors.join(', ')}]  ${f.message}\n`;
+    // a bidi control or another invisible character in a name would reorder or hide the line on a
+    // terminal: each is shown as its escape (--format json keeps the text as it is)
+    out += `  ${escapeInvisible(f.path || '/')}  ${f.severity}  ${f.code}  [${flavors.join(', ')}]  ${escapeInvisible(f.message)}\n`;
   }
   return out ? `${out}\n` : '';
 }

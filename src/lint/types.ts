@@ -1,6 +1,7 @@
 /** What lint reports: findings (diagnostics with a flavor), and the table of every finding code. */
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { TemplateOption } from '../api/render.js';
+import type { ModelName } from '../models/names.js';
 
 /**
  * The renderers lint reads a tool as: openai-harmony, the official gpt-oss chat template, or a chat
@@ -27,7 +28,7 @@ export interface LintOptions {
    */
   readonly template?: TemplateOption;
   /** The family whose special tokens the template takes (as the render option `model`). */
-  readonly model?: string;
+  readonly model?: ModelName;
 }
 
 /** Findings, and what reading and lowering the input noticed. */

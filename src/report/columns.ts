@@ -15,6 +15,7 @@ import { frameOf } from '../inventory.js';
 import { fromJs, type JsonValue } from '../ir/json.js';
 import type { LintFlavor } from '../lint/index.js';
 import type { TokenizerOption } from '../tokenizers/index.js';
+import type { ModelName } from '../models/names.js';
 
 /** One rendering shown side by side: its name, a note on who prints it, and how it prints a tools section. */
 export interface ReportColumn {
@@ -47,7 +48,7 @@ export interface ReportColumn {
 
 /** The render options that make a column's model: a `model` name, or a chat `template` (with the `model` whose special tokens it takes). */
 export interface ColumnRender {
-  readonly model?: string;
+  readonly model?: ModelName;
   readonly template?: TemplateOption;
 }
 
@@ -116,7 +117,7 @@ export function jsdocColumn(options: ColumnOptions = {}): ReportColumn {
 }
 
 /** A `--model` name as a column: a gpt-oss layout, an xml dialect, or a family's printer (`harmony-catalog models`); `tokenizer` counts its tokens. */
-export function modelColumn(model: string, options: ColumnOptions = {}, tokenizer?: TokenizerOption): ReportColumn {
+export function modelColumn(model: ModelName, options: ColumnOptions = {}, tokenizer?: TokenizerOption): ReportColumn {
   const base = catalogOptions(options);
   const r = resolveModel(model); // an unknown name is a CompileError listing the names
   const info = listModels().find((m) => m.name === r.name);
@@ -136,7 +137,7 @@ export function modelColumn(model: string, options: ColumnOptions = {}, tokenize
  * A chat template as a column (`--template`): its tools block as the template prints it, named
  * `name`; with `model`, that family's special tokens apply (as for render). `tokenizer` counts its tokens.
  */
-export function templateColumn(name: string, template: TemplateOption, options: ColumnOptions = {}, more: { readonly model?: string; readonly tokenizer?: TokenizerOption } = {}): ReportColumn {
+export function templateColumn(name: string, template: TemplateOption, options: ColumnOptions = {}, more: { readonly model?: ModelName; readonly tokenizer?: TokenizerOption } = {}): ReportColumn {
   const base = catalogOptions(options);
   const render: ColumnRender = { template, ...(more.model !== undefined ? { model: more.model } : {}) };
   return {

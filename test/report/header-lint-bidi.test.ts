@@ -202,6 +202,16 @@ describe('bidi controls and invisible characters', () => {
     expect(lintTools(BIDI, { template: { text: '{% for t in tools %}{{ t.function.name }}{% endfor %}', name: 't.jinja' } }).findings.filter((f) => f.code === 'lint/invisible-character')).toHaveLength(7);
   });
 
+  it('the lint command\'s text: every line free of invisible characters (names, pointers, messages shown as escapes); --format json keeps them', async () => {
+    const file = join(ROOT, 'test/cases/lint/11-invisible.json');
+    const text = await runCli(['lint', file]);
+    expect(text.out).toContain('tool "get\\u202Eweather"\n');
+    expect(text.out).toContain('  /tools/0/parameters/properties/unit\\u200B  warning  lint/invisible-character');
+    for (const line of text.out.split('\n')) expect(findInvisibleCharacters(line), line).toEqual([]);
+    const json = await runCli(['lint', file, '--format', 'json']);
+    expect(json.out).toContain('"tool": "get\u202Eweather"');
+  });
+
   it('visibleText: each invisible character kept, in an isolated span of its own that shows its code point', () => {
     expect(visibleText('a\u202E<b>')).toBe('a<span class="inv" data-cp="U+202E" title="U+202E RIGHT-TO-LEFT OVERRIDE: an invisible character (the model reads it)">\u202E</span>&lt;b&gt;');
     expect(visibleText('x\u{E0069}\u{E0067}')).toBe('x<span class="inv" data-cp="TAG CHARACTERS &quot;ig&quot;" title="U+E0069\u2026U+E0067 TAG CHARACTERS &quot;ig&quot;: an invisible character (the model reads it)">\u{E0069}\u{E0067}</span>');

@@ -10,8 +10,8 @@ import { completionsAt, EQUAL, languageService, makeProject, tsc, type Project }
 
 const names = modelNames();
 
-const FIXTURE = `import { compileTools, familyControlSpellings, renderCatalog, renderPrompt, renderRequest } from 'harmony-catalog';
-import type { CatalogOptions, CatalogSnapshotOptions, CompileOptions, DeveloperMessageOptions, KnownModelName, ModelName, PartOptions, PromptOptions, RequestRenderOptions, SystemOptions, TargetOptions } from 'harmony-catalog';
+const FIXTURE = `import { compileTools, familyControlSpellings, modelColumn, renderCatalog, renderPrompt, renderRequest } from 'harmony-catalog';
+import type { CatalogOptions, CatalogSnapshotOptions, CompileOptions, DeveloperMessageOptions, ColumnRender, DiffSide, FamilyParseOptions, KnownModelName, LintOptions, ModelName, PartOptions, PromptOptions, RequestRenderOptions, SystemOptions, TargetOptions } from 'harmony-catalog';
 ${EQUAL}
 // every name the registry knows, and no other: a missing key or an extra one does not compile
 export const every: { readonly [K in KnownModelName]: true } = {
@@ -41,7 +41,13 @@ export const options: [
   Equal<Exclude<CompileOptions['model'], undefined>, ModelName>,
   Equal<Exclude<CatalogSnapshotOptions['model'], undefined>, ModelName>,
   Equal<Parameters<typeof familyControlSpellings>[0], ModelName>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Equal<Exclude<LintOptions['model'], undefined>, ModelName>,
+  Equal<Exclude<FamilyParseOptions['model'], undefined>, ModelName>,
+  Equal<Exclude<ColumnRender['model'], undefined>, ModelName>,
+  Equal<Parameters<typeof modelColumn>[0], ModelName>,
+  // a diff side is a flavor, 'ollama', or a model name
+  Equal<Extract<DiffSide, KnownModelName>, KnownModelName>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 compileTools('[]', { model: 'llama-3.1' });
 renderRequest('{"messages": []}', { model: 'qwen3' });

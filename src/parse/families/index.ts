@@ -26,6 +26,7 @@ import type { VllmExtraction, VllmParserVersion } from '../xml/vllm-types.js';
 import { SERVER_PARSERS, SYNTAXES } from './registry.js';
 import type { FamilySyntax, ParserResult, ParseServer, ServerCall, ServerParserEntry } from './types.js';
 import { pushAll } from '../../ir/arrays.js';
+import type { ModelName } from '../../models/names.js';
 
 export type { FamilySyntax, ParserResult, ParseServer, ServerCall, ServerParserEntry } from './types.js';
 export { SERVER_PARSERS, SYNTAXES } from './registry.js';
@@ -145,7 +146,7 @@ export function serverResponse(server: ParseServer, text: string, r: ParserResul
 /** Options of {@link parseFamilyToolCalls}. */
 export interface FamilyParseOptions {
   /** The `--model` family (a family name: see FAMILY_PARSERS). */
-  readonly model?: string;
+  readonly model?: ModelName;
   /** A server parser name (vLLM's or SGLang's `--tool-call-parser`): read with the syntax it reads; with `server`, exactly that server's parser. */
   readonly toolParser?: string;
   /** The request's tools: anything `readTools` accepts, or a compiled tool set. */
