@@ -124,14 +124,14 @@ function* stringsOf(root: JsonValue | undefined, rootPointer: string): Generator
   }
 }
 
+/** Every string of a tool with its pointer: its name, its description, and every key and string of its parameters. */
+function toolStrings(def: ToolDefinition): { text: string; pointer: string; key?: true }[] {
+  return [{ text: def.name, pointer: toolFieldPointer(def, 'name') }, ...stringsOf(def.description, toolFieldPointer(def, 'description')), ...stringsOf(def.parameters, def.parametersPointer)];
+}
+
 /** Report each control-token spelling in the tool's name, description and parameters. */
 export function checkControlTokens(r: Reporter): void {
-  const def = r.def;
-  const all = [
-    { text: def.name, pointer: toolFieldPointer(def, 'name') },
-    ...stringsOf(def.description, toolFieldPointer(def, 'description')),
-    ...stringsOf(def.parameters, def.parametersPointer),
-  ];
+  const all = toolStrings(r.def);
   for (const s of all) {
     const m = CONTROL_TOKEN.exec(s.text);
     if (!m) continue;
@@ -166,11 +166,7 @@ function whatString(def: ToolDefinition, s: { pointer: string; key?: true }): st
  */
 export function checkInvisibleCharacters(r: Reporter): void {
   const def = r.def;
-  const all = [
-    { text: def.name, pointer: toolFieldPointer(def, 'name') },
-    ...stringsOf(def.description, toolFieldPointer(def, 'description')),
-    ...stringsOf(def.parameters, def.parametersPointer),
-  ];
+  const all = toolStrings(def);
   for (const s of all) {
     const found = findInvisibleCharacters(s.text);
     if (!found.length) continue;
