@@ -185,5 +185,28 @@ async function loadLibrary() {
     xs.push(performance.now() - t1);
   }
   console.log(`\nrepeated count of the same text (the corpus, ${(catalog.length / 1e6).toFixed(1)} M chars, ${n} qwen3 tokens): first ${first.toFixed(0)} ms, again ${median(xs).toFixed(3)} ms (no re-encoding)`);
+  // one tool changed (its line's description gets a word more): not the same text, so it is
+  // encoded again; the word cache spares the BPE merges of every piece met before, the normaliser
+  // and the pre-tokenizer split still run over the whole text. Beside it, a fresh tokenizer (a copy
+  // of the file: no word cache) on the same changed text, which must give the same count.
+  const lines = catalog.split('\n');
+  const ys = [];
+  let changedCount = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const k = 1000 + i;
+    const changed = [...lines.slice(0, k), lines[k].replace('"description": "', `"description": "Changed ${i}. `), ...lines.slice(k + 1)].join('\n');
+    const t1 = performance.now();
+    changedCount = t.count(changed);
+    ys.push(performance.now() - t1);
+  }
+  const copy = join(tmp, 'repeat-qwen3-copy.json');
+  writeFileSync(copy, readFileSync(file));
+  const fresh = lib.loadTokenizer(copy);
+  const last = [...lines.slice(0, 1000 + RUNS - 1), lines[1000 + RUNS - 1].replace('"description": "', `"description": "Changed ${RUNS - 1}. `), ...lines.slice(1000 + RUNS)].join('\n');
+  const t2 = performance.now();
+  const freshCount = fresh.count(last);
+  const freshMs = performance.now() - t2;
+  if (freshCount !== changedCount) throw new Error(`one tool changed: ${changedCount} tokens, a fresh tokenizer says ${freshCount}`);
+  console.log(`one tool changed: ${median(ys).toFixed(0)} ms (word cache warm), a fresh tokenizer on the same text ${freshMs.toFixed(0)} ms; the same count (${freshCount})`);
   rmSync(tmp, { recursive: true, force: true });
 }
