@@ -9,12 +9,14 @@
 // - bytes: whether @huggingface/jinja prints what Jinja2 prints (its own strftime_now prints today: Llama 3.2 and Granite 3.3 differ by the date alone) (ours is checked against the
 //   oracles by test/template/oracle-families.test.ts).
 // - families: the whole first-turn prompt from compiled tools through the engine (renderWithTemplate,
-//   uncached) beside the family's hand-written printer where one is kept; and a repeated
-//   renderPrompt from a compiled tool set (the print cache).
+//   uncached), the family's kept printer where there is one (src/emit/families/registry.ts), and the
+//   former hand port of the family from an earlier build (BENCH_PORTS_FROM, default 9330d30, the last
+//   commit that had one for every family) in the same run; and a repeated renderPrompt from a
+//   compiled tool set (the print cache).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { alternate, corpusCatalog, median } from './support.mjs';
+import { alternate, baselineBuild, corpusCatalog, median } from './support.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const shared = process.env.SHARED_DIR ?? resolve(root, '../shared');
@@ -93,10 +95,28 @@ for (const [name, t] of Object.entries(lib.TEMPLATES)) {
 }
 console.log(`median speed-up over @huggingface/jinja: cold ${median(ratios.cold).toFixed(2)}×, warm ${median(ratios.warm).toFixed(2)}× (target ≥ 3×)`);
 
-console.log('\nfamilies: the whole first-turn prompt from compiled tools');
-console.log(`${pad('model', 18)}${'engine'.padStart(11)}${'hand port'.padStart(11)}${'port/engine'.padStart(13)}${'cached'.padStart(12)}`);
+// the hand ports as they were before the engine took their families over (every family had one), built from
+// that commit beside this build: BENCH_PORTS_FROM=REF (default 9330d30, the last commit with all of them)
+const portsRef = process.env.BENCH_PORTS_FROM ?? '9330d30';
+const former = await (async () => {
+  try {
+    const base = baselineBuild(root, portsRef);
+    const m = await import(pathToFileURL(join(base.dir, 'dist/emit/families/registry.js')).href);
+    return { ports: m.FAMILY_PRINTERS, sha: base.sha };
+  } catch (e) {
+    console.log(`\n(former hand ports not measured: ${String(e.message).split('\n')[0]})`);
+    return { ports: [], sha: undefined };
+  }
+})();
+const kept = await import(pathToFileURL(join(root, 'dist/emit/families/registry.js')).href);
+const { firstLoneSurrogate } = await import(pathToFileURL(join(root, 'dist/emit/python/errors.js')).href);
+
+console.log(`\nfamilies: the whole first-turn prompt from compiled tools; "ours" is what renderPrompt runs (the kept printer where there is one, else the engine)${former.sha ? `; former hand ports from ${former.sha.slice(0, 10)}` : ''}`);
+console.log(`${pad('model', 18)}${'engine'.padStart(11)}${'kept'.padStart(11)}${'former port'.padStart(13)}${'former/ours'.padStart(13)}${'cached'.padStart(12)}`);
+const formerRatios = [];
 for (const f of lib.MODEL_FAMILIES) {
-  const port = lib.FAMILY_PRINTERS.find((p) => p.name === f.name);
+  const printer = kept.familyPrinter(f.name);
+  const port = former.ports.find((p) => p.name === f.name);
   let tools = compiled;
   try {
     lib.renderPrompt({ model: f.name, tools: compiled, date: '2025-08-05' });
@@ -105,10 +125,17 @@ for (const f of lib.MODEL_FAMILIES) {
     tools = lib.compileTools(lib.readTools(JSON.stringify(plainTools.filter((t) => { try { lib.renderPrompt({ model: f.name, tools: [t], date: '2025-08-05' }); return true; } catch { return false; } }))));
   }
   const spec = { text: lib.TEMPLATES[f.template].text, special: f.special };
-  const engine = () => lib.renderWithTemplate({ template: spec, tools, date: TODAY });
-  const fns = [engine];
+  // ours as renderPrompt runs it uncached: the text, the lone-surrogate check and the family's findings (a former port did all three too)
+  const findings = () => f.findings?.(tools.definitions);
+  const fns = [() => (lib.renderWithTemplate({ template: spec, tools, date: TODAY }), findings())];
+  if (printer) fns.push(() => (firstLoneSurrogate(printer.prompt(tools.definitions, { date: '2025-08-05' })), findings()));
   if (port) fns.push(() => port.prompt(tools.definitions, { date: '2025-08-05' }));
-  const [e, h] = await alternate(fns, { runs: RUNS });
+  const times = await alternate(fns, { runs: RUNS });
+  const e = times[0];
+  const k = printer ? times[1] : NaN;
+  const h = port ? times[printer ? 2 : 1] : NaN;
+  const ours = printer ? k : e;
+  if (port) formerRatios.push(h / ours);
   lib.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
   const xs = [];
   for (let i = 0; i < 200; i++) {
@@ -116,5 +143,6 @@ for (const f of lib.MODEL_FAMILIES) {
     lib.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
     xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  console.log(`${pad(f.name, 18)}${ms(e)}${port ? ms(h) : 'no port'.padStart(11)}${port ? `${(h / e).toFixed(2)}×`.padStart(13) : ''.padStart(13)}${`${median(xs).toFixed(4)} ms`.padStart(12)}`);
+  console.log(`${pad(f.name, 18)}${ms(e)}${printer ? ms(k) : '—'.padStart(11)}${port ? `${h.toFixed(2)} ms`.padStart(13) : 'none'.padStart(13)}${port ? `${(h / ours).toFixed(2)}×`.padStart(13) : ''.padStart(13)}${`${median(xs).toFixed(4)} ms`.padStart(12)}`);
 }
+if (formerRatios.length) console.log(`former hand port / ours: min ${Math.min(...formerRatios).toFixed(2)}×, median ${median(formerRatios).toFixed(2)}× over ${formerRatios.length} families (target: no slower, ≥ 1×; a cached render ≤ 0.05 ms)`);

@@ -4,6 +4,7 @@
  *
  *   node scripts/import-template.mjs FILE.jinja OUT.ts --repo OWNER/NAME --path PATH --commit SHA40 \
  *     --licence TEXT --model OWNER/NAME [--note TEXT] [--doc TEXT] [--blob-prefix HEX]
+ *     [--restore-from TEXT --restore-to TEXT]
  *
  * FILE.jinja holds the template's exact bytes, as read from the public source (e.g.
  * `git --git-dir=MIRROR show SHA40:PATH > FILE.jinja`; when the template is a string inside a
@@ -12,6 +13,11 @@
  * it against --blob-prefix when given (the id a README or a tree records), and writes OUT.ts:
  * `export const TEMPLATE: OfficialTemplate = { text, source }` with the text as a JSON string
  * literal. This script holds no template text of its own.
+ *
+ * When the only public copy changed one span of the official text and the official span is known
+ * from public quotes (say where in --note), --restore-from and --restore-to name it: the span must
+ * occur exactly once in FILE.jinja; the module's text has it replaced, its blob stays the file's,
+ * and `source.restored` records both spans so that anyone can undo the replacement and check the blob.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = join(ROOT, 'src/models/types.js');
 const USAGE =
-  'usage: node scripts/import-template.mjs FILE.jinja OUT.ts --repo OWNER/NAME --path PATH --commit SHA40 --licence TEXT --model OWNER/NAME [--note TEXT] [--doc TEXT] [--blob-prefix HEX]';
+  'usage: node scripts/import-template.mjs FILE.jinja OUT.ts --repo OWNER/NAME --path PATH --commit SHA40 --licence TEXT --model OWNER/NAME [--note TEXT] [--doc TEXT] [--blob-prefix HEX] [--restore-from TEXT --restore-to TEXT]';
 
 function fail(message) {
   process.stderr.write(`import-template: ${message}\n${USAGE}\n`);
@@ -32,7 +38,7 @@ function fail(message) {
 function parseArgs(argv) {
   const positional = [];
   const options = {};
-  const known = new Set(['repo', 'path', 'commit', 'licence', 'model', 'note', 'doc', 'blob-prefix']);
+  const known = new Set(['repo', 'path', 'commit', 'licence', 'model', 'note', 'doc', 'blob-prefix', 'restore-from', 'restore-to']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {
@@ -84,6 +90,17 @@ function main() {
     if (!blob.startsWith(prefix)) fail(`${file} has blob ${blob}, not ${prefix}…: wrong bytes`);
   }
 
+  const from = options['restore-from'];
+  const to = options['restore-to'];
+  if ((from === undefined) !== (to === undefined)) fail('--restore-from and --restore-to go together');
+  if (from !== undefined) {
+    if (from === '' || to === '') fail('--restore-from and --restore-to must not be empty');
+    const at = text.indexOf(from);
+    if (at < 0 || text.indexOf(from, at + 1) >= 0) fail(`--restore-from must occur exactly once in ${file}`);
+    if (options.note === undefined) fail('--note must say where the restored text is quoted');
+    text = text.slice(0, at) + to + text.slice(at + from.length);
+  }
+
   let typesSpec = relative(dirname(resolve(out)), TYPES).split('\\').join('/');
   if (!typesSpec.startsWith('.')) typesSpec = `./${typesSpec}`;
   const doc = options.doc ?? `Chat template of ${options.model}, from ${options.repo} ${options.path}.`;
@@ -95,10 +112,13 @@ function main() {
     `    licence: ${literal(options.licence)},`,
     `    model: ${literal(options.model)},`,
     ...(options.note !== undefined ? [`    note: ${literal(options.note)},`] : []),
+    ...(from !== undefined ? [`    restored: { from: ${literal(from)}, to: ${literal(to)} },`] : []),
   ];
   const module = [
     `/** ${commentSafe(doc)} */`,
-    `// Written by scripts/import-template.mjs: the text is the source's bytes, checked by source.blob. Do not edit by hand.`,
+    from === undefined
+      ? `// Written by scripts/import-template.mjs: the text is the source's bytes, checked by source.blob. Do not edit by hand.`
+      : `// Written by scripts/import-template.mjs: the text is the source's bytes with source.restored applied, checked by source.blob. Do not edit by hand.`,
     `import type { OfficialTemplate } from '${typesSpec}';`,
     '',
     'export const TEMPLATE: OfficialTemplate = {',

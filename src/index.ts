@@ -149,7 +149,6 @@ export { listModels, modelNames, type ModelInfo, type ModelName, type KnownModel
 export type { CatalogSnapshotOptions } from './testing/options.js';
 export type {} from './testing/matchers.js';
 export { familyControlSpellings, familyControlStrings } from './api/controls.js';
-export { FAMILY_PRINTERS, familyPrinter, type FamilyPrinter, type FamilyPromptOptions } from './emit/families/registry.js';
 export { lintTools, LINT_RULES, type Finding, type LintFlavor, type LintOptions, type LintResult } from './lint/index.js';
 export { diffFlavors, type DiffOptions, type DiffResult, type DiffSide } from './diff.js';
 export { emitFaithfulToolsSection } from './emit/harmony/faithful.js';

@@ -4,8 +4,7 @@
  * (src/models/), run by the template engine.
  */
 import { CompileError } from '../diagnostics.js';
-import { FAMILY_PRINTERS, type FamilyPrinter } from '../emit/families/registry.js';
-import { MODEL_FAMILIES, modelFamily, type ModelFamily } from '../models/families.js';
+import { MODEL_FAMILIES, type ModelFamily } from '../models/families.js';
 import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
 
 import type { ModelName } from '../models/names.js';
@@ -45,7 +44,8 @@ export interface ModelInfo {
 /** Where a family's template comes from, in words. */
 function familySource(f: ModelFamily): string {
   const s = TEMPLATES[f.template as TemplateName].source;
-  return `the official template: ${s.repo} ${s.path} @ ${s.commit} (blob ${s.blob.slice(0, 10)}; ${s.model}, ${s.licence})`;
+  const restored = s.restored !== undefined ? ` with ${s.restored.to} put back, as quoted from the official file` : '';
+  return `the official template: ${s.repo} ${s.path} @ ${s.commit} (blob ${s.blob.slice(0, 10)}${restored}; ${s.model}, ${s.licence})`;
 }
 
 /** Every model name with the models it covers and where its template comes from. */
@@ -53,8 +53,6 @@ export function listModels(): ModelInfo[] {
   return [
     ...BUILTIN_MODELS.map(({ name, aliases, models, source }) => ({ name, aliases, models, source })),
     ...MODEL_FAMILIES.map((f) => ({ name: f.name, aliases: f.aliases, models: f.models, source: familySource(f) })),
-    // families whose official template the package cannot ship: their hand-written printer, first turn only
-    ...FAMILY_PRINTERS.filter((p) => modelFamily(p.name) === undefined).map((p) => ({ name: p.name, aliases: p.aliases, models: p.models, source: `${p.source} (a hand-written printer of the first turn: the official template is not shipped)` })),
   ];
 }
 
@@ -63,10 +61,10 @@ export function modelNames(): string[] {
   return listModels().flatMap((m) => [m.name, ...m.aliases]);
 }
 
-/** What a model name resolves to: target options for the built-in names, or a family (its official template, and its hand-written printer where one is kept). */
+/** What a model name resolves to: target options for the built-in names, or a family (its official template). */
 export type ResolvedModel =
   | { readonly kind: 'builtin'; readonly name: string; readonly model: BuiltinModel }
-  | { readonly kind: 'family'; readonly name: string; readonly family: ModelFamily | undefined; readonly printer: FamilyPrinter | undefined };
+  | { readonly kind: 'family'; readonly name: string; readonly family: ModelFamily };
 
 /**
  * A name as users type it, for matching: lower case, without a Hugging Face organisation
@@ -83,8 +81,7 @@ export function resolveModel(name: string): ResolvedModel {
   const builtin = BUILTIN_MODELS.find((m) => exact([m.name, ...m.aliases])) ?? BUILTIN_MODELS.find((m) => m.ids?.test(n));
   if (builtin) return { kind: 'builtin', name: builtin.name, model: builtin };
   const family = MODEL_FAMILIES.find((f) => exact([f.name, ...f.aliases])) ?? MODEL_FAMILIES.find((f) => f.ids?.test(n));
-  const printer = FAMILY_PRINTERS.find((p) => p.name === family?.name) ?? (family === undefined ? FAMILY_PRINTERS.find((p) => exact([p.name, ...p.aliases])) : undefined);
-  if (family !== undefined || printer !== undefined) return { kind: 'family', name: (family ?? printer)!.name, family, printer };
+  if (family !== undefined) return { kind: 'family', name: family.name, family };
   throw new CompileError([{ code: 'usage/model', severity: 'error', path: '', message: `unknown model ${JSON.stringify(name)}; the models are: ${modelNames().join(', ')} (harmony-catalog models lists them; Hugging Face ids of these families are accepted too)` }]);
 }
 

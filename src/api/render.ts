@@ -3,7 +3,8 @@
  * assembled into messages and whole prompts. `src/index.ts` re-exports it; nothing here imports
  * the facade.
  */
-import { CompileError, type Diagnostic } from '../diagnostics.js';
+import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js';
+import { firstLoneSurrogate } from '../emit/python/errors.js';
 import { defaultServer, type ConversationInput, type ServerFlavor, type ServerName } from '../conversation/index.js';
 import { readRequestBody } from '../conversation/read.js';
 import { emitOllamaToolsSection } from '../emit/ollama/catalog.js';
@@ -21,7 +22,7 @@ import { controlSpellingsFor, messageControlWarnings } from './controls.js';
 import type { IrTool } from '../ir/nodes.js';
 import { lowerTool, type LowerLimits } from '../lower/index.js';
 import { renderOllama } from '../conversation/ollama.js';
-import type { FamilyPrinter } from '../emit/families/registry.js';
+import { familyPrinter } from '../emit/families/registry.js';
 import { resolveModel, withModel, type ModelName } from './models.js';
 import type { MessagesInput, RequestInput } from './messages.js';
 import { renderWithTemplate, templateCatalog, type TemplateRenderInput, type TemplateServer, type TemplateSpec } from './template.js';
@@ -213,10 +214,9 @@ function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
       return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
     }
     case 'family': {
-      const printer = resolveFamily(options).printer;
-      // a hand-written printer knows where its tools block stands; without one, the span the tools add
-      const r = printer !== undefined ? printer.catalog(c.definitions) : templateCatalog(templateInput(c, options, undefined));
-      return { text: r.text, diagnostics: [...c.diagnostics, ...r.diagnostics] };
+      // the span the tools add to the official template's prompt, and the family's own findings
+      const r = templateCatalog(templateInput(c, options, undefined));
+      return { text: r.text, diagnostics: [...c.diagnostics, ...familyFindings(c, options), ...r.diagnostics] };
     }
     case 'template': {
       const r = templateCatalog(templateInput(c, options, undefined));
@@ -238,8 +238,8 @@ function prepare<T extends TargetOptions & { date?: unknown; namespace?: unknown
   return withModel(options);
 }
 
-/** The family of the options' model: its official template (when shipped) and its hand-written printer (where one is kept). */
-function resolveFamily(options: TargetOptions): { family: ModelFamily | undefined; printer: FamilyPrinter | undefined } {
+/** The family of the options' model. */
+function resolveFamily(options: TargetOptions): { family: ModelFamily } {
   const r = resolveModel(options.model ?? '');
   if (r.kind !== 'family') throw new Error('not a family model');
   return r;
@@ -307,13 +307,35 @@ const TEMPLATE_PROMPT_KEYS = ['model', 'template', 'date', 'server', 'instructio
 
 function templatePromptOf(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined, readDiagnostics: readonly Diagnostic[]): PromptResult {
   const input = templateInput(c, options, conversation);
-  const p = renderWithTemplate(input);
-  // a family's own findings about the tools (family/unparseable…), said by its catalog
-  const printer = options.model !== undefined && options.template === undefined && targetOf(options) === 'family' ? resolveFamily(options).printer : undefined;
-  const findings = printer !== undefined && c.definitions.length ? catalogOf(c, options).diagnostics.filter((d) => !c.diagnostics.includes(d)) : [];
+  const p = firstTurnPrinted(input, options) ?? renderWithTemplate(input);
   // the family's control strings in message text: a warning (never escaped)
   const spelled = messageControlWarnings(controlSpellingsFor(options), conversation, options.instructions);
-  return { text: p.text, system: '', diagnostics: [...c.diagnostics, ...findings, ...readDiagnostics, ...p.diagnostics, ...spelled] };
+  return { text: p.text, system: '', diagnostics: [...c.diagnostics, ...familyFindings(c, options), ...readDiagnostics, ...p.diagnostics, ...spelled] };
+}
+
+/** A family's own findings about the tools (its lint rules, src/models/findings.ts), when its official template renders them. */
+function familyFindings(c: CompiledTools, options: TargetOptions): readonly Diagnostic[] {
+  if (options.template !== undefined || targetOf(options) !== 'family' || !c.definitions.length) return [];
+  return resolveFamily(options).family.findings?.(c.definitions) ?? [];
+}
+
+/**
+ * The first turn of a family whose hand-written printer is kept (src/emit/families/registry.ts:
+ * measured faster than the engine, and byte-equal to it on every oracle case): its text, or
+ * undefined when the engine renders (a conversation, a server's preprocessing, a template of the
+ * caller's, or a printer that raises or prints a lone surrogate: the engine then says the error).
+ */
+function firstTurnPrinted(input: TemplateRenderInput, options: PromptOptions): { text: string; diagnostics: readonly Diagnostic[] } | undefined {
+  if (input.conversation !== undefined || input.server !== 'transformers' || options.template !== undefined || targetOf(options) !== 'family') return undefined;
+  const printer = familyPrinter(resolveFamily(options).family.name);
+  if (printer === undefined) return undefined;
+  try {
+    const text = printer.prompt(input.tools.definitions, { ...(options.instructions !== undefined ? { instructions: options.instructions } : {}), ...(options.date !== undefined ? { date: options.date } : {}) });
+    return firstLoneSurrogate(text) === undefined ? { text, diagnostics: [] } : undefined;
+  } catch (e) {
+    if (isCompileError(e)) return undefined;
+    throw e;
+  }
 }
 
 /** A family has no system or developer message of its own: its template builds the turns around the tools. */
@@ -433,7 +455,7 @@ function promptOf(rawOptions: PromptOptions): PromptResult {
   const kind = targetOf(options);
   const conversation = options.messages !== undefined ? readMessages(options.messages, options.messageFormat) : undefined;
   // a template renders as transformers (default) or vLLM hands it the conversation (templateServer)
-  if (kind === 'template' || (kind === 'family' && resolveFamily(options).family !== undefined)) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
+  if (kind === 'template' || kind === 'family') return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
   // the XML dialects' own printers render text turns; a conversation with calls, or a server named, runs their official template
   if (kind === 'xml' && xmlTemplate(options) !== undefined && (options.server !== undefined || (conversation !== undefined && needsTemplate(conversation.conversation, options)))) return templatePrompt(c, options, conversation?.conversation, conversation?.diagnostics);
   const server = chooseServer(layoutOf(kind), options.flavor !== undefined, options, conversation?.conversation);
@@ -442,7 +464,6 @@ function promptOf(rawOptions: PromptOptions): PromptResult {
     return serverPrompt(server, c, c.lowered.length ? 'some' : 'absent', conv, options, conversation?.diagnostics ?? []);
   }
   if (kind === 'xml') return xmlPrompt(c, options, conversation?.conversation);
-  if (kind === 'family') return familyPrompt(c, options, conversation?.conversation);
   const messages = harmonyMessages(conversation?.conversation);
   if (kind === 'chat-template') return chatTemplatePrompt(c, options, messages);
   const ns = options.namespace ?? 'functions';
@@ -556,20 +577,6 @@ function needsTemplate(conversation: ConversationInput, options: PromptOptions):
   if (xmlTemplate(options) === undefined) return false;
   if (options.server !== undefined || conversation.format !== 'chat') return true;
   return conversation.items.some((m) => !isJsonObject(m) || [...m.keys()].some((k) => k !== 'role' && k !== 'content') || typeof m.get('content') !== 'string');
-}
-
-/** A family's whole prompt: its template over the tools, the instructions as a first system message, the messages (text), the generation prompt. */
-function familyPrompt(c: CompiledTools, options: PromptOptions, conversation: ConversationInput | undefined): PromptResult {
-  const printer = resolveFamily(options).printer as FamilyPrinter;
-  const messages = conversation === undefined ? undefined : xmlMessages(conversation, `--model ${options.model}`);
-  const p = printer.prompt(c.definitions, {
-    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    ...(messages !== undefined ? { messages } : {}),
-    ...(options.date !== undefined ? { date: options.date } : {}),
-  });
-  const catalog = printer.catalog(c.definitions).text;
-  const spelled = messageControlWarnings(controlSpellingsFor(options), conversation, options.instructions);
-  return { text: p.text, system: '', ...(catalog !== '' ? { catalog } : {}), diagnostics: [...c.diagnostics, ...p.diagnostics, ...spelled] };
 }
 
 /** The xml templates' messages: `{role, content}` with text content only (their tool-call turns are not rendered here). */
@@ -696,7 +703,6 @@ function requestOf(body: RequestInput, rawOptions: RequestRenderOptions): Reques
   const toolsGiven = rb.toolsGiven;
   const kind = targetOf(options);
   if (kind === 'template' || kind === 'family' || xmlTemplate(options) !== undefined) {
-    if (kind === 'family' && resolveFamily(options).family === undefined) throw new CompileError([{ code: 'usage/template', severity: 'error', path: '', message: `--model ${options.model}'s official template is not shipped, so a whole request cannot be rendered for it: give the template (--template chat_template.jinja)` }]);
     const p = templatePrompt(c, options, rb.conversation, rb.diagnostics);
     const part = options.part ?? 'prompt';
     if (part === 'system' || part === 'developer') throw noFamilyPart(options, part);

@@ -306,12 +306,8 @@ export function templateCatalog(input: TemplateRenderInput): TemplatePrompt {
   while (s < a.length - p && s < without.length - p && a[a.length - 1 - s] === without[without.length - 1 - s]) s++;
   const diagnostics: Diagnostic[] = [...withTools.diagnostics];
   if (without.length === p + s) {
-    // an inserted piece can stand at several places of the same text; the leftmost is where its turn starts
-    while (p > 0 && a[p - 1] === a[a.length - s - 1]) {
-      p--;
-      s++;
-    }
-    return { text: a.slice(p, a.length - s), diagnostics };
+    const [from, to] = placePiece(a, p, a.length - s);
+    return { text: a.slice(from, to), diagnostics };
   }
   const pieces = insertedPieces(a.slice(p, a.length - s), without.slice(p, without.length - s));
   const label = labelOf(input.template);
@@ -321,7 +317,35 @@ export function templateCatalog(input: TemplateRenderInput): TemplatePrompt {
   }
   const largest = pieces.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x));
   if (pieces.length > 1) diagnostics.push({ code: 'template/catalog-span', severity: 'warning', path: '', message: `${label} changes ${pieces.length} places of the prompt when tools are given: the catalog printed is the largest piece; the others (${pieces.filter((x) => x !== largest).map((x) => JSON.stringify(a.slice(p + x[0], p + x[1]).slice(0, 40))).join(', ')}) are not in it` });
-  return { text: a.slice(p + largest[0], p + largest[1]), diagnostics };
+  const [from, to] = placePiece(a, p + largest[0], p + largest[1]);
+  return { text: a.slice(from, to), diagnostics };
+}
+
+/** Characters a piece of text does not start with: whitespace, and the closing half of a bracket or marker before it. */
+const NOT_FIRST = /[\s>\]})]/;
+
+/**
+ * Where an inserted piece [from, to) of `text` stands. The same inserted text can often stand at
+ * several places (slid left while the character before it equals its last one, or right while its
+ * first equals the one after it: the text is the same); the place is the leftmost one whose piece
+ * does not start with whitespace or a closing `>`, `]`, `}`, `)` (that character ends what comes
+ * before it, as a header's blank line or `<sop>`'s `>`), else the leftmost one: a whole turn
+ * inserted before another turn starts at its own opener.
+ */
+function placePiece(text: string, from: number, to: number): [number, number] {
+  let f = from;
+  let t = to;
+  while (f > 0 && text[f - 1] === text[t - 1]) {
+    f--;
+    t--;
+  }
+  const leftmost: [number, number] = [f, t];
+  for (;;) {
+    if (!NOT_FIRST.test(text[f]!)) return [f, t];
+    if (t >= text.length || text[f] !== text[t]) return leftmost;
+    f++;
+    t++;
+  }
 }
 
 /** Where `withTools` inserts text into `without` (both the changed middles), line by line: [start, end) offsets in `withTools`; undefined when a line of `without` is not kept. */

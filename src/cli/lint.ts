@@ -121,7 +121,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
     if (values.template !== undefined && model !== undefined && model.kind !== 'family') throw new UsageError(`--template goes with a family's --model (its special tokens), not with --model ${values.model}`);
     // a family's --model beside --template lends it its special tokens (lintTools' model option), as render does
     const template: TemplateOption | undefined =
-      values.template !== undefined ? loadTemplateArg(values.template, { toolsGiven: true, special, kwargs }) : model !== undefined ? officialTemplate(model, values.model!, { special, kwargs }) : undefined;
+      values.template !== undefined ? loadTemplateArg(values.template, { toolsGiven: true, special, kwargs }) : model !== undefined ? officialTemplate(model, { special, kwargs }) : undefined;
     const flavors: LintFlavor[] = [...gptOss, ...(template !== undefined ? ['template' as const] : [])];
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);

@@ -212,8 +212,8 @@ function templateOptionFrom(values: Record<string, unknown>): Pick<PartOptions, 
   if (typeof values.template === 'string') return { template: loadTemplateArg(values.template, { toolsGiven: true, special, kwargs }) };
   if ((Object.keys(special).length || kwargs.size) && typeof values.model === 'string') {
     const r = resolveModel(values.model);
-    const family = r.kind === 'family' ? r.family : undefined;
-    if (family === undefined) throw new UsageError(`--model ${values.model}'s official template is not shipped: --special and --template-kwarg need --template`);
+    if (r.kind !== 'family') return {};
+    const family = r.family;
     return { template: { text: TEMPLATES[family.template as TemplateName].text, name: `the ${family.name} chat template`, special: { ...family.special, ...special }, kwargs } };
   }
   return {};

@@ -89,15 +89,11 @@ export function loadTemplateArg(path: string, options: { readonly toolsGiven: bo
 /**
  * The official chat template a `--model` name prints with (a family's, or the Qwen2.5 / Qwen3-Coder /
  * Hermes template of an xml name), with `--special` tokens over its own and `--template-kwarg`s;
- * undefined for the gpt-oss names (their flavors are printers, not templates). A family whose
- * template is not shipped is a usage error that asks for --template.
+ * undefined for the gpt-oss names (their flavors are printers, not templates).
  */
-export function officialTemplate(r: ResolvedModel, given: string, options: { readonly special?: Readonly<Record<string, string>>; readonly kwargs?: ReadonlyMap<string, JsonValue> } = {}): TemplateSpec | undefined {
+export function officialTemplate(r: ResolvedModel, options: { readonly special?: Readonly<Record<string, string>>; readonly kwargs?: ReadonlyMap<string, JsonValue> } = {}): TemplateSpec | undefined {
   const source = r.kind === 'family' ? r.family : r.model.target === 'xml' ? TEMPLATE_OF_BUILTIN[r.model.dialect ?? 'qwen'] : undefined;
-  if (source === undefined) {
-    if (r.kind === 'family') throw new UsageError(`--model ${given}'s official template is not shipped: give it with --template (a chat_template.jinja or a model folder)`);
-    return undefined;
-  }
+  if (source === undefined) return undefined;
   return {
     text: TEMPLATES[source.template as TemplateName].text,
     name: `the ${r.name} chat template`,

@@ -12,6 +12,9 @@ import { lintChatTemplateTool } from './chat-template.js';
 import { lintHarmonyTool } from './harmony.js';
 import { lintTemplateTool } from './template.js';
 import { isReadResult, standaloneTools, toolDocument } from '../build/tool-values.js';
+import { resolveModel } from '../api/models.js';
+import { TEMPLATES, type TemplateName } from '../models/templates/index.js';
+import type { ToolDefinition } from '../input/types.js';
 import { checkBrokenRefs, Reporter } from './report.js';
 import { LINT_FLAVORS, type Finding, type LintOptions, type LintResult } from './types.js';
 import { pushAll } from '../ir/arrays.js';
@@ -43,7 +46,16 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): LintRes
     }
     if (options.template !== undefined) lintTemplateTool(values[i] as JsonValue, options, new Reporter(findings, 'template', def, brokenRefs), diagnostics);
   }
+  pushAll(diagnostics, familyRules(options, read.tools));
   return { findings, diagnostics };
+}
+
+/** The family's own lint rules (`family/unparseable`, src/models/findings.ts), when the template read is its official one. */
+function familyRules(options: LintOptions, tools: readonly ToolDefinition[]): readonly Diagnostic[] {
+  if (options.model === undefined || options.template === undefined || !tools.length) return [];
+  const r = resolveModel(options.model);
+  if (r.kind !== 'family' || r.family.findings === undefined || options.template.text !== TEMPLATES[r.family.template as TemplateName].text) return [];
+  return r.family.findings(tools);
 }
 
 /** Counts of findings by severity. */

@@ -1,7 +1,7 @@
 /**
  * An official chat template as the package ships it: the exact text of the template a model family
  * publishes, and where that text was taken from, so that anyone can fetch the same bytes and check
- * them (`git hash-object` of the text equals `source.blob`). The modules under `./templates/` are
+ * them (`git hash-object` of the text equals `source.blob`, or of the text with `source.restored` undone). The modules under `./templates/` are
  * written by `scripts/import-template.mjs`; do not edit their text by hand.
  */
 
@@ -21,6 +21,13 @@ export interface TemplateSource {
   readonly model: string;
   /** Anything a reader must know about the source: a copy's history, text taken out of a larger file, a lower confidence. */
   readonly note?: string;
+  /**
+   * Set when the source file is a copy that changed one span of the official text and the official
+   * span is known from public quotes (`note` says where): `text` is the source file's bytes with the
+   * one occurrence of `from` replaced by `to`, and `blob` is the source file's blob id (undo the
+   * replacement to check it).
+   */
+  readonly restored?: { readonly from: string; readonly to: string };
 }
 
 /** An official chat template: its exact text and its provenance. */

@@ -31,6 +31,7 @@ const SHARED_TEMPLATE: Readonly<Record<TemplateName, string>> = {
   'mistral-nemo': 'families/mistralai-Mistral-Nemo-Instruct-2407/template.jinja',
   'ministral-3': 'families/mistralai-Ministral-3-14B-Reasoning-2512/template.jinja',
   'kimi-k2': 'families/moonshotai-Kimi-K2-Instruct/template.jinja',
+  'kimi-k2-thinking': 'families/moonshotai-Kimi-K2-Thinking/template.jinja',
   'glm-4.6': 'families/zai-org-GLM-4.6/template.jinja',
   'glm-4.7': 'families/zai-org-GLM-4.7-Flash/template.jinja',
   'minimax-m2': 'families/MiniMaxAI-MiniMax-M2/template.jinja',
@@ -54,20 +55,38 @@ const SHARED_TEMPLATE: Readonly<Record<TemplateName, string>> = {
 
 const entries = Object.entries(TEMPLATES) as [TemplateName, OfficialTemplate][];
 
+/** The source file's text: the template with `source.restored` undone (the text itself when nothing was restored). */
+function sourceText(t: OfficialTemplate): string {
+  const r = t.source.restored;
+  return r === undefined ? t.text : t.text.replace(r.to, () => r.from);
+}
+
 describe('official chat templates: provenance', () => {
   it('every module of src/models/templates/ is in TEMPLATES, under its file name', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.replace(/\.ts$/, '')).sort();
     expect(Object.keys(TEMPLATES).sort()).toEqual(files);
-    expect(files.length).toBe(25);
+    expect(files.length).toBe(26);
     expect(officialTemplate('qwen3')).toBe(TEMPLATES.qwen3);
-    expect(officialTemplate('kimi-k2-thinking')).toBeUndefined();
+    expect(officialTemplate('kimi-k2-thinking')).toBe(TEMPLATES['kimi-k2-thinking']);
+    expect(officialTemplate('kimi-k2-instruct')).toBeUndefined();
     expect(officialTemplate('toString')).toBeUndefined();
   });
 
-  it.each(entries)('%s: git blob of the text equals source.blob', (_name, t) => {
+  it.each(entries)('%s: git blob of the text (with source.restored undone) equals source.blob', (_name, t) => {
     expect(t.text.length).toBeGreaterThan(0);
     expect(Buffer.from(t.text, 'utf8').toString('utf8')).toBe(t.text); // no lone surrogate
-    expect(gitBlobId(t.text)).toBe(t.source.blob);
+    expect(gitBlobId(sourceText(t))).toBe(t.source.blob);
+  });
+
+  it('a restored template says where, and its restored span is there once: only kimi-k2-thinking', () => {
+    const restored = entries.filter(([, t]) => t.source.restored !== undefined);
+    expect(restored.map(([name]) => name)).toEqual(['kimi-k2-thinking']);
+    for (const [, t] of restored) {
+      const r = t.source.restored as { from: string; to: string };
+      expect(t.text.split(r.to).length).toBe(2);
+      expect(t.text).not.toBe(sourceText(t));
+      expect(t.source.note).toMatch(/quotes the official line/);
+    }
   });
 
   it.each(entries)('%s: provenance fields are complete', (_name, t) => {
@@ -97,10 +116,11 @@ describe('official chat templates: provenance', () => {
       expect(doc).toBeDefined();
       const input = join(tmp, `${name}.jinja`);
       const out = join(tmp, `${name}.ts`);
-      writeFileSync(input, t.text);
+      writeFileSync(input, sourceText(t));
       const s = t.source;
       const args = [SCRIPT, input, out, '--repo', s.repo, '--path', s.path, '--commit', s.commit, '--licence', s.licence, '--model', s.model, '--doc', doc as string, '--blob-prefix', s.blob];
       if (s.note !== undefined) args.push('--note', s.note);
+      if (s.restored !== undefined) args.push('--restore-from', s.restored.from, '--restore-to', s.restored.to);
       execFileSync(process.execPath, args, { stdio: 'pipe' });
       // the written module imports the types relative to where it is written: compare the rest
       const normal = (m: string): string => m.replace(/^import type \{ OfficialTemplate \} from '[^']*';$/m, "import type { OfficialTemplate } from 'TYPES';");

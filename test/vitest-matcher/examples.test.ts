@@ -56,6 +56,6 @@ it('agent loop, as each server renders the conversation', async () => {
 });
 
 it('weather llama-3.1 model', async () => {
-  // the family printers are checked against their templates in test/families; the matcher takes `model` as render does
+  // the catalog of a family is the span its official template's tools add (the engine, checked against the oracles); the matcher takes `model` as render does
   await expect(example('weather.json')).toMatchCatalogSnapshot({ model: 'llama-3.1' });
 });

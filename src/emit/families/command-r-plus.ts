@@ -6,14 +6,13 @@
  * property without additionalProperties, a tool without parameters or an unknown type name make
  * it raise, and each of those is reported with the template's own error.
  */
-import type { Diagnostic } from '../../diagnostics.js';
 import { isJsonArray, isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../../ir/json.js';
-import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
+import type { ToolDefinition } from '../../input/types.js';
 import { childPointer, JinjaError, pyConcatOperand, RECURSION_ERROR, undefinedAttribute, undefinedElement } from '../python/errors.js';
 import { jinjaItem, jinjaPrint, pyContains, SANDBOX_DICT_METHODS } from '../python/jinja.js';
 import { pyStrip } from '../python/strings.js';
 import { JSON_TO_PYTHON_BASIC_TYPES } from '../xml/hermes.js';
-import { defineFamily, failFamily, familyMessages, unparseable } from './common.js';
+import { failFamily, familyMessages } from './common.js';
 import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** The tokenizer's bos_token, printed first. */
@@ -207,23 +206,6 @@ function toolsBlock(tools: readonly ToolDefinition[]): string {
   return tools.map(commandRPlusStub).join('\n\n');
 }
 
-/** `family/unparseable` warnings: a description holding `"""` ends the stub's docstring. */
-export function commandRPlusFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const t of tools) {
-    if (jinjaPrint(t.description).includes('"""')) out.push(unparseable(t, toolFieldPointer(t, 'description'), 'Command R+\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python'));
-    const properties = jinjaItem(t.parameters, 'properties');
-    if (!isJsonObject(properties)) continue;
-    for (const [name, fields] of properties) {
-      const d = jinjaItem(fields, 'description');
-      if (typeof d === 'string' && d.includes('"""')) {
-        out.push(unparseable(t, childPointer(childPointer(childPointer(t.parametersPointer, 'properties'), name), 'description'), 'Command R+\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python'));
-      }
-    }
-  }
-  return out;
-}
-
 /** The whole prompt as the Command R+ `tool_use` template renders it. */
 export function renderCommandRPlusPrompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): string {
   const messages = familyMessages(options);
@@ -248,14 +230,4 @@ export function renderCommandRPlusPrompt(tools: readonly ToolDefinition[], optio
 }
 
 /** Command R+ (c4ai-command-r-plus), `tool_use` template. */
-export const COMMAND_R_PLUS: FamilyPrinter = defineFamily({
-  name: 'command-r-plus',
-  aliases: [],
-  models: 'Cohere Command R+ (CohereForAI/c4ai-command-r-plus), its tool_use chat template',
-  template: 'CohereForAI-c4ai-command-r-plus-tool_use',
-  source: 'the tool_use template of c4ai-command-r-plus tokenizer_config.json, as llama.cpp imported it: models/templates/CohereForAI-c4ai-command-r-plus-tool_use.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (ggml-org/llama.cpp#9639)',
-  toolsBlock,
-  render: renderCommandRPlusPrompt,
-  findings: commandRPlusFindings,
-  utf8: { label: 'Command R+', wording: 'python-error', checkCatalog: false },
-});
+export const COMMAND_R_PLUS: FamilyPrinter = { name: 'command-r-plus', prompt: renderCommandRPlusPrompt };

@@ -1,16 +1,13 @@
 /**
- * The families' own plumbing, beside the Python semantics of src/emit/python/: the message list
- * render.py hands a template, the date option, and the diagnostics every family printer gives
- * (`family/template-fails` with the template's own error, `family/unparseable` warnings, the
- * UnicodeEncodeError of a prompt holding a lone surrogate). Each group of printers was written
- * with its own sentences for its failures; those are kept byte for byte, each under a name.
+ * The kept printers' plumbing, beside the Python semantics of src/emit/python/: the message list
+ * render.py hands a template, the date option, and the `family/template-fails` error a printer
+ * throws where the template raises (the caller then runs the engine for the error it says).
  */
 import { CompileError, type Diagnostic } from '../../diagnostics.js';
-import { escapePointerToken } from '../../ir/json.js';
-import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
-import { firstLoneSurrogate, surrogateError, surrogatePointer, TemplateFailure, type JinjaError } from '../python/errors.js';
+import type { ToolDefinition } from '../../input/types.js';
+import { TemplateFailure, type JinjaError } from '../python/errors.js';
 import type { PyDate } from '../python/strings.js';
-import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions, FamilyText } from './types.js';
+import type { FamilyMessage, FamilyPromptOptions } from './types.js';
 
 /** The messages render.py hands a template: a `system` message with the instructions when they are a non-empty string, then the conversation (default: one user message `hi`). */
 export function familyMessages(options: FamilyPromptOptions = {}): FamilyMessage[] {
@@ -80,103 +77,4 @@ export function perTool<T>(family: string, tools: readonly ToolDefinition[], bod
 /** Throw the CompileError for a failure that is about no tool (the messages, the options), worded as {@link perTool}'s. */
 export function failPrompt(family: string, pointer: string, reason: string, error: JinjaError): never {
   throw new CompileError([templateFails(family, undefined, new TemplateFailure(pointer, reason, error))]);
-}
-
-/** The `family/unparseable` warning: the family prints a value where a consumer cannot read it back. */
-export function unparseable(tool: ToolDefinition, path: string, message: string): Diagnostic {
-  return { code: 'family/unparseable', severity: 'warning', tool: tool.name, path, message };
-}
-
-/** The pointer of the first string (or key) of a tool's definition that holds a lone surrogate: name, description, parameters, then its other keys. */
-function toolSurrogatePointer(t: ToolDefinition): string | undefined {
-  const found = surrogatePointer(t.name, toolFieldPointer(t, 'name')) ?? surrogatePointer(t.description, toolFieldPointer(t, 'description')) ?? surrogatePointer(t.parameters, t.parametersPointer);
-  if (found !== undefined) return found;
-  for (const [k, v] of t.extra ?? []) {
-    const at = toolFieldPointer(t, escapePointerToken(k));
-    const p = surrogatePointer(k, at) ?? surrogatePointer(v, at);
-    if (p !== undefined) return p;
-  }
-  return undefined;
-}
-
-/** How a group of printers words a prompt that cannot be written as UTF-8 (each group's own sentences, kept byte for byte). */
-// NAME is the name given to assertUtf8, HELD `holds a lone surrogate (U+D83D), which cannot be written as UTF-8`:
-// - `chat-template-fails` (Llama, Mistral, Granite): `the NAME chat template fails: the rendered text HELD (Jinja2: …)`
-// - `cannot-be-encoded` (Kimi, GLM, MiniMax, Nemotron): `the NAME template's prompt cannot be encoded: the prompt HELD (Jinja2: …)`
-// - `python-error` (Command R7B/R+, Seed-OSS): `the NAME prompt HELD (Python: …)`
-// - `template-fails` (Functionary, Gemma): `the NAME template fails on this tool: the prompt HELD (Jinja2: …)`
-// the first two add ` (in the instructions or messages)` when no tool holds it; the last drops ` on this tool`
-export type Utf8Wording = 'chat-template-fails' | 'cannot-be-encoded' | 'python-error' | 'template-fails';
-
-/** Said (by the first two wordings) where no tool holds the lone surrogate. */
-const IN_MESSAGES = ' (in the instructions or messages)';
-
-/** Throw Python's UnicodeEncodeError where the text holds a lone surrogate, naming the first tool that holds one (else the instructions or messages). */
-// transformers' caller writes the rendered prompt as UTF-8 (render.py encodes it); a lone surrogate is only possible in
-// strings given as JavaScript values, and the error's position counts code points of the whole text
-export function assertUtf8(name: string, text: string, tools: readonly ToolDefinition[], wording: Utf8Wording): void {
-  const s = firstLoneSurrogate(text);
-  if (!s) return;
-  const error = surrogateError(s.codePoint, s.position);
-  const held = `holds a lone surrogate (U+${s.codePoint.toString(16).toUpperCase()}), which cannot be written as UTF-8`;
-  let tool: ToolDefinition | undefined;
-  let path = '';
-  for (const t of tools) {
-    const p = toolSurrogatePointer(t);
-    if (p !== undefined) {
-      tool = t;
-      path = p;
-      break;
-    }
-  }
-  const where = tool ? '' : IN_MESSAGES;
-  switch (wording) {
-    case 'chat-template-fails':
-      return failFamily(tool, path, `the ${name} chat template fails: the rendered text ${held}${where}`, error);
-    case 'cannot-be-encoded':
-      return failFamily(tool, path, `the ${name} template's prompt cannot be encoded: the prompt ${held}${where}`, error);
-    case 'python-error':
-      return failFamily(tool, path, `the ${name} prompt ${held}`, error, 'Python');
-    case 'template-fails':
-      throw new CompileError([templateFails(name, tool, new TemplateFailure(path, `the prompt ${held}`, error))]);
-  }
-}
-
-/** How a family checks that its text can be written as UTF-8: the name its messages give it, their wording, and whether the tools block alone is checked too (the whole prompt always is). */
-export interface FamilyUtf8Check {
-  readonly label: string;
-  readonly wording: Utf8Wording;
-  readonly checkCatalog: boolean;
-}
-
-/** What makes one family printer: its names and provenance, its tools block, its whole prompt, its warnings and its UTF-8 check. */
-export interface FamilyTemplate extends Pick<FamilyPrinter, 'name' | 'aliases' | 'models' | 'template' | 'source'> {
-  /** The tools block as it stands inside the prompt (called with at least one tool). */
-  toolsBlock(tools: readonly ToolDefinition[]): string;
-  /** The whole prompt as the template renders it (throws a CompileError where the template raises). */
-  render(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string;
-  /** `family/unparseable` warnings about the tools, given with both texts (default: none). */
-  findings?(tools: readonly ToolDefinition[]): Diagnostic[];
-  /** How its texts are checked for UTF-8. */
-  readonly utf8: FamilyUtf8Check;
-}
-
-/** A FamilyPrinter from its template: no tools print no tools block; both texts carry the findings, each checked for UTF-8 as the family does. */
-export function defineFamily(t: FamilyTemplate): FamilyPrinter {
-  const { toolsBlock, render, findings, utf8, ...meta } = t;
-  const warnings = (tools: readonly ToolDefinition[]): Diagnostic[] => findings?.(tools) ?? [];
-  return {
-    ...meta,
-    catalog(tools: readonly ToolDefinition[]): FamilyText {
-      if (tools.length === 0) return { text: '', diagnostics: [] };
-      const text = toolsBlock(tools);
-      if (utf8.checkCatalog) assertUtf8(utf8.label, text, tools, utf8.wording);
-      return { text, diagnostics: warnings(tools) };
-    },
-    prompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): FamilyText {
-      const text = render(tools, options);
-      assertUtf8(utf8.label, text, tools, utf8.wording);
-      return { text, diagnostics: warnings(tools) };
-    },
-  };
 }

@@ -12,7 +12,7 @@ import { jinjaIsIterable, jinjaItem, jinjaIterate, jinjaUnique, pyContains, pyLe
 import { pyStrip } from '../python/strings.js';
 import { pyEquals, pyGet, pyStr, pyTruthy, pyType } from '../python/values.js';
 import { templateFunction } from '../xml/template.js';
-import { defineFamily, familyMessages, perTool } from './common.js';
+import { familyMessages, perTool } from './common.js';
 import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const FAMILY = 'Functionary v3.2';
@@ -293,13 +293,4 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The Functionary v3.2 printer. */
-export const FUNCTIONARY_32: FamilyPrinter = defineFamily({
-  name: 'functionary-3.2',
-  aliases: [],
-  models: 'MeetKai Functionary medium/small v3.2 (Llama 3 based)',
-  template: 'meetkai-functionary-medium-v3.2',
-  source: 'llama.cpp models/templates/meetkai-functionary-medium-v3.2.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (ggml-org/llama.cpp#9639)',
-  toolsBlock: namespaceText,
-  render,
-  utf8: { label: FAMILY, wording: 'template-fails', checkCatalog: true },
-});
+export const FUNCTIONARY_32: FamilyPrinter = { name: 'functionary-3.2', prompt: render };

@@ -5,15 +5,14 @@
  * keys unquoted and sorted (`dictsort`, case-insensitive), types upper-cased, strings between
  * `<|"|>` markers with no escaping; defaults, examples, titles and constraints are dropped.
  */
-import type { Diagnostic } from '../../diagnostics.js';
 import { isJsonArray, isJsonObject, type JsonValue } from '../../ir/json.js';
-import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
+import type { ToolDefinition } from '../../input/types.js';
 import { childPointer, failingAt, undefinedElement } from '../python/errors.js';
 import { jinjaDictsort, jinjaItem, jinjaIterate, jinjaPrint, jinjaUpper, type JinjaValue } from '../python/jinja.js';
 import { pyStrip } from '../python/strings.js';
 import { pyTruthy } from '../python/values.js';
 import { templateFunction } from '../xml/template.js';
-import { defineFamily, failPrompt, familyMessages, perTool, unparseable } from './common.js';
+import { failPrompt, familyMessages, perTool } from './common.js';
 import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const FAMILY = 'Gemma 4';
@@ -135,35 +134,6 @@ function stripThinking(text: string): string {
   return pyStrip(out);
 }
 
-/** Every string and key printed raw: a `<|"|>` inside one ends the string early. */
-function* printedStrings(v: JsonValue | undefined, pointer: string): Generator<{ text: string; pointer: string }> {
-  if (typeof v === 'string') yield { text: v, pointer };
-  else if (isJsonArray(v)) for (let i = 0; i < v.length; i++) yield* printedStrings(v[i], childPointer(pointer, i));
-  else if (isJsonObject(v)) {
-    for (const [k, x] of v) {
-      const p = childPointer(pointer, k);
-      yield { text: k, pointer: p };
-      yield* printedStrings(x, p);
-    }
-  }
-}
-
-/** `family/unparseable` warnings: strings and names holding the `<|"|>` delimiter or the `<tool|>` end marker, which Gemma 4 prints unescaped. */
-function findings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    const strings = [{ text: tool.name, pointer: toolFieldPointer(tool, 'name') }, ...printedStrings(tool.description, toolFieldPointer(tool, 'description')), ...printedStrings(tool.parameters, tool.parametersPointer)];
-    for (const s of strings) {
-      const marker = [Q, '<tool|>'].find((m) => s.text.includes(m));
-      if (marker === undefined || seen.has(s.pointer)) continue;
-      seen.add(s.pointer);
-      out.push(unparseable(tool, s.pointer, `"${marker}" is printed unescaped by Gemma 4, so this text ends its string or declaration early`));
-    }
-  }
-  return out;
-}
-
 /** The whole prompt: a system turn when there are tools or a first system/developer message, then the turns. */
 function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions): string {
   let messages: FamilyMessage[] = familyMessages(options);
@@ -197,14 +167,4 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The Gemma 4 printer. */
-export const GEMMA_4: FamilyPrinter = defineFamily({
-  name: 'gemma-4',
-  aliases: [],
-  models: 'Google Gemma 4 instruction-tuned models (gemma-4-31B-it and the same template)',
-  template: 'google-gemma-4-31B-it',
-  source: 'llama.cpp models/templates/google-gemma-4-31B-it.jinja @ 3fc65063d9c356510b86fc2f15ca8aea711bfc47 (ggml-org/llama.cpp#21704, the April 2026 official template)',
-  toolsBlock: catalogText,
-  render,
-  findings,
-  utf8: { label: FAMILY, wording: 'template-fails', checkCatalog: true },
-});
+export const GEMMA_4: FamilyPrinter = { name: 'gemma-4', prompt: render };

@@ -5,7 +5,7 @@
  */
 import type { ToolDefinition } from '../../input/types.js';
 import { qwenToolLine } from '../xml/qwen.js';
-import { defineFamily, familyMessages } from './common.js';
+import { familyMessages } from './common.js';
 import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** `<|im_system|>tool_declare<|im_middle|>…<|im_end|>` around a tools JSON list. */
@@ -43,15 +43,5 @@ function render(tools: readonly ToolDefinition[], options: FamilyPromptOptions):
 }
 
 /** The `kimi-k2` family: moonshotai/Kimi-K2-Instruct (July 2025 chat template). */
-export const KIMI_K2: FamilyPrinter = defineFamily({
-  name: 'kimi-k2',
-  aliases: ['kimi-k2-instruct'],
-  models: 'Kimi K2 Instruct (moonshotai/Kimi-K2-Instruct, the July 2025 chat template)',
-  template: 'moonshotai-Kimi-K2-Instruct',
-  source:
-    'llama.cpp models/templates/moonshotai-Kimi-K2.jinja @ 4a4f426944e79b79e389f9ed7b34831cb9b637ad (PR #14654, 2025-07-15: the July 2025 tokenizer_config.json template)',
-  toolsBlock: (tools) => kimiToolDeclare(kimiK2ToolsJson(tools)),
-  render,
-  utf8: { label: 'Kimi K2 Instruct', wording: 'cannot-be-encoded', checkCatalog: false },
-});
+export const KIMI_K2: FamilyPrinter = { name: 'kimi-k2', prompt: render };
 

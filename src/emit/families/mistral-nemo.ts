@@ -3,13 +3,12 @@
  * message, written by hand from each function's items: string values (and every key) pasted
  * between quotes unescaped, other values through `tojson`, a `return` key dropped.
  */
-import type { Diagnostic } from '../../diagnostics.js';
-import { escapePointerToken, quoteJsonString, type JsonValue } from '../../ir/json.js';
-import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
+import type { JsonValue } from '../../ir/json.js';
+import type { ToolDefinition } from '../../input/types.js';
 import { JinjaError, undefinedElement } from '../python/errors.js';
 import { pyJsonDumps } from '../python/json.js';
 import { templateFunction } from '../xml/template.js';
-import { defineFamily, failChatTemplate, familyMessages, unparseable } from './common.js';
+import { failChatTemplate, familyMessages } from './common.js';
 import type { FamilyMessage, FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 const NAME = 'mistral-nemo';
@@ -30,33 +29,6 @@ function nemoTool(tool: ToolDefinition): string {
 export function nemoToolsBlock(tools: readonly ToolDefinition[]): string {
   if (tools.length === 0) return '';
   return `[AVAILABLE_TOOLS][${tools.map(nemoTool).join(', ')}][/AVAILABLE_TOOLS]`;
-}
-
-/** What a JSON reader trips on in a string pasted unescaped. */
-function unescapedHazard(s: string): string | undefined {
-  if (quoteJsonString(s) === `"${s}"`) return undefined;
-  if (s.includes('"')) return 'a double quote';
-  if (s.includes('\\')) return 'a backslash';
-  return 'a control character (line break, tab…)';
-}
-
-/** `family/unparseable` warnings: keys and string values the template pastes between quotes without JSON escaping. */
-export function nemoFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const tool of tools) {
-    for (const [k, v] of printedItems(tool)) {
-      const pointer = k === 'parameters' ? tool.parametersPointer : toolFieldPointer(tool, escapePointerToken(k));
-      const keyHazard = unescapedHazard(k);
-      if (keyHazard !== undefined) {
-        out.push(unparseable(tool, pointer, `the key ${JSON.stringify(k)} holds ${keyHazard} and Mistral Nemo's template pastes it into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON`));
-      }
-      const valueHazard = typeof v === 'string' ? unescapedHazard(v) : undefined;
-      if (valueHazard !== undefined) {
-        out.push(unparseable(tool, pointer, `the ${k} holds ${valueHazard} and Mistral Nemo's template pastes string values into the [AVAILABLE_TOOLS] JSON unescaped: the block is not JSON`));
-      }
-    }
-  }
-  return out;
 }
 
 /** Jinja2 `message == user_messages[-1]`: dict equality, so an earlier user message with the same text also gets the tools. */
@@ -99,14 +71,4 @@ function renderNemo(tools: readonly ToolDefinition[], options: FamilyPromptOptio
 }
 
 /** Mistral Nemo Instruct 2407. */
-export const MISTRAL_NEMO: FamilyPrinter = defineFamily({
-  name: NAME,
-  aliases: [],
-  models: 'Mistral Nemo Instruct 2407',
-  template: 'mistralai-Mistral-Nemo-Instruct-2407',
-  source: 'llama.cpp models/templates/mistralai-Mistral-Nemo-Instruct-2407.jinja @ 8b576b6c55bc4e6be898b47522f0ef402b93ef62 (PR #9639)',
-  toolsBlock: nemoToolsBlock,
-  render: renderNemo,
-  findings: nemoFindings,
-  utf8: { label: NAME, wording: 'chat-template-fails', checkCatalog: true },
-});
+export const MISTRAL_NEMO: FamilyPrinter = { name: NAME, prompt: renderNemo };

@@ -1,16 +1,21 @@
-/** The registry behind `--model`: every family printer, by name and alias. */
-import { FAMILIES as COMMAND_SEED } from './command-seed.js';
-import { FAMILIES as FUNCTIONARY_GEMMA } from './functionary-gemma.js';
-import { FAMILIES as KIMI_GLM_MINIMAX_NEMOTRON } from './kimi-glm-minimax-nemotron.js';
-import { FAMILIES as LLAMA_MISTRAL_GRANITE } from './llama-mistral-granite.js';
+/**
+ * The first-turn printers kept beside the engine (see ./types.ts): the families whose official
+ * template the engine renders slower than the printer (bench/template.mjs prints both).
+ */
+import { COMMAND_R_PLUS } from './command-r-plus.js';
+import { FUNCTIONARY_32 } from './functionary-3.2.js';
+import { GEMMA_4 } from './gemma-4.js';
+import { KIMI_K2 } from './kimi-k2.js';
+import { MISTRAL_NEMO } from './mistral-nemo.js';
+import { SEED_OSS } from './seed-oss.js';
 import type { FamilyPrinter } from './types.js';
 
-export type { FamilyPrinter, FamilyPromptOptions, FamilyText, FamilyMessage } from './types.js';
+export type { FamilyPrinter, FamilyPromptOptions, FamilyMessage } from './types.js';
 
-/** Every family printer. */
-export const FAMILY_PRINTERS: readonly FamilyPrinter[] = [...LLAMA_MISTRAL_GRANITE, ...KIMI_GLM_MINIMAX_NEMOTRON, ...FUNCTIONARY_GEMMA, ...COMMAND_SEED];
+/** Every kept printer. */
+export const FAMILY_PRINTERS: readonly FamilyPrinter[] = [MISTRAL_NEMO, KIMI_K2, FUNCTIONARY_32, GEMMA_4, COMMAND_R_PLUS, SEED_OSS];
 
-/** The family printer of a `--model` name or alias, or undefined. */
+/** The printer of a family (its `--model` name), or undefined. */
 export function familyPrinter(name: string): FamilyPrinter | undefined {
-  return FAMILY_PRINTERS.find((f) => f.name === name || f.aliases.includes(name));
+  return FAMILY_PRINTERS.find((f) => f.name === name);
 }

@@ -6,14 +6,13 @@
  * enums and nested schemas are not shown. It raises where parameters or properties are missing or
  * not objects.
  */
-import type { Diagnostic } from '../../diagnostics.js';
 import { isJsonObject, jsonTypeOf, type JsonObject, type JsonValue } from '../../ir/json.js';
 import { toolFieldPointer, type ToolDefinition } from '../../input/types.js';
 import { childPointer, JinjaError, undefinedAttribute, undefinedElement } from '../python/errors.js';
 import { jinjaItem, jinjaTrim, pyContains } from '../python/jinja.js';
 import { pyStrip } from '../python/strings.js';
 import { pyStr, pyTruthy } from '../python/values.js';
-import { defineFamily, failFamily, familyMessages, unparseable } from './common.js';
+import { failFamily, familyMessages } from './common.js';
 import type { FamilyPrinter, FamilyPromptOptions } from './types.js';
 
 /** The template sets its own tokens (`{%- set bos_token = '<seed:bos>' -%}`), whatever the tokenizer passes. */
@@ -93,21 +92,6 @@ export function seedOssStub(tool: ToolDefinition): string {
   return `${out}\n    """`;
 }
 
-/** `family/unparseable` warnings: a description holding `"""` ends the stub's docstring. */
-export function seedOssFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const why = 'Seed-OSS\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python';
-  for (const t of tools) {
-    if (jinjaTrim(t.description).includes('"""')) out.push(unparseable(t, toolFieldPointer(t, 'description'), why));
-    const properties = jinjaItem(t.parameters, 'properties');
-    if (!isJsonObject(properties)) continue;
-    for (const [name, spec] of properties) {
-      if (describe(spec).includes('"""')) out.push(unparseable(t, childPointer(childPointer(childPointer(t.parametersPointer, 'properties'), name), 'description'), why));
-    }
-  }
-  return out;
-}
-
 /** The whole prompt as the Seed-OSS template renders it (thinking_budget -1, no use_json_tooldef). */
 export function renderSeedOssPrompt(tools: readonly ToolDefinition[], options: FamilyPromptOptions = {}): string {
   const messages = familyMessages(options);
@@ -133,14 +117,4 @@ export function renderSeedOssPrompt(tools: readonly ToolDefinition[], options: F
 }
 
 /** ByteDance Seed-OSS. */
-export const SEED_OSS: FamilyPrinter = defineFamily({
-  name: 'seed-oss',
-  aliases: [],
-  models: 'ByteDance Seed-OSS-36B (ByteDance-Seed/Seed-OSS-36B-Instruct and Base)',
-  template: 'ByteDance-Seed-OSS',
-  source: 'the Seed-OSS chat template, as llama.cpp imported it: models/templates/ByteDance-Seed-OSS.jinja @ 60e5eee31f1af9bb579ac45380e3857d610020b9 (ggml-org/llama.cpp#15552)',
-  toolsBlock: (tools) => tools.map(seedOssStub).join('\n\n'),
-  render: renderSeedOssPrompt,
-  findings: seedOssFindings,
-  utf8: { label: 'Seed-OSS', wording: 'python-error', checkCatalog: false },
-});
+export const SEED_OSS: FamilyPrinter = { name: 'seed-oss', prompt: renderSeedOssPrompt };

@@ -1,5 +1,10 @@
-/** The model families behind `--model`: each one official chat template, emulated, with the same small interface. */
-import type { Diagnostic } from '../../diagnostics.js';
+/**
+ * The hand-written printers kept beside the template engine: each prints one family's first turn
+ * as its official template does, and is kept only because the bench measures it faster than the
+ * engine running that template, while test/families/fast-path.test.ts holds it byte-equal to the
+ * engine on every oracle case. Everything else about a family (its template, its lint rules, its
+ * catalog span, its conversations) is the engine's and src/models/'s.
+ */
 import type { ToolDefinition } from '../../input/types.js';
 
 /** A chat message as the templates read it (text content). */
@@ -20,30 +25,14 @@ export interface FamilyPromptOptions {
   readonly addGenerationPrompt?: boolean;
 }
 
-/** Printed text and what was noticed. */
-export interface FamilyText {
-  readonly text: string;
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** One model family: its names, where its template comes from, its tools block and its whole prompt. */
+/** One family's first-turn printer. */
 export interface FamilyPrinter {
-  /** The `--model` name, e.g. `llama-3.1`. */
+  /** The `--model` name of the family whose official template it prints, e.g. `command-r-plus`. */
   readonly name: string;
-  /** Other names for it, e.g. `llama-3.3`. */
-  readonly aliases: readonly string[];
-  /** The models it covers, in words. */
-  readonly models: string;
-  /** The template folder of ../shared/oracles/families it is checked against. */
-  readonly template: string;
-  /** Where the template comes from (repository, file, commit), in words. */
-  readonly source: string;
-  /** The tools block alone, as it stands inside the prompt (empty text when there are no tools). */
-  catalog(tools: readonly ToolDefinition[]): FamilyText;
   /**
-   * The whole prompt. Where the template raises, throws a CompileError whose diagnostic has code
-   * `family/template-fails`, the tool and JSON Pointer it is about, and a message that ends with
-   * the template's own error, `(Jinja2: TypeError: …)`.
+   * The whole prompt, as the family's official template renders it. Throws (a CompileError) where
+   * the template raises; the caller then runs the engine, whose error is the one said. A lone
+   * surrogate is left in the text: the caller checks it.
    */
-  prompt(tools: readonly ToolDefinition[], options?: FamilyPromptOptions): FamilyText;
+  prompt(tools: readonly ToolDefinition[], options?: FamilyPromptOptions): string;
 }

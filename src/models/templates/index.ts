@@ -3,8 +3,9 @@
  * in ../families.ts). Each module holds the exact text and its provenance (see ../types.ts); they are
  * written by scripts/import-template.mjs and checked by test/models/templates.test.ts.
  *
- * Not shipped: kimi-k2-thinking. Its official file (moonshotai/Kimi-K2-Thinking chat_template.jinja) is in
- * no public source with a matching blob here; llama.cpp's only copy has the `tojson(separators=…)` argument removed.
+ * kimi-k2-thinking's official file (moonshotai/Kimi-K2-Thinking chat_template.jinja) is in no public
+ * source here: its text is llama.cpp's copy with the one argument that copy removed put back
+ * (`source.restored`, and the note that says where the official line is quoted).
  */
 import type { OfficialTemplate } from '../types.js';
 import { TEMPLATE as llama31 } from './llama-3.1.js';
@@ -13,6 +14,7 @@ import { TEMPLATE as llama4 } from './llama-4.js';
 import { TEMPLATE as mistralNemo } from './mistral-nemo.js';
 import { TEMPLATE as ministral3 } from './ministral-3.js';
 import { TEMPLATE as kimiK2 } from './kimi-k2.js';
+import { TEMPLATE as kimiK2Thinking } from './kimi-k2-thinking.js';
 import { TEMPLATE as glm46 } from './glm-4.6.js';
 import { TEMPLATE as glm47 } from './glm-4.7.js';
 import { TEMPLATE as minimaxM2 } from './minimax-m2.js';
@@ -41,6 +43,7 @@ export type TemplateName =
   | 'mistral-nemo'
   | 'ministral-3'
   | 'kimi-k2'
+  | 'kimi-k2-thinking'
   | 'glm-4.6'
   | 'glm-4.7'
   | 'minimax-m2'
@@ -69,6 +72,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, OfficialTemplate>> = Objec
   'mistral-nemo': mistralNemo,
   'ministral-3': ministral3,
   'kimi-k2': kimiK2,
+  'kimi-k2-thinking': kimiK2Thinking,
   'glm-4.6': glm46,
   'glm-4.7': glm47,
   'minimax-m2': minimaxM2,

@@ -1,0 +1,138 @@
+/**
+ * The hand-written printers kept beside the engine (src/emit/families/registry.ts) against the
+ * engine running the same family's official template: byte-equal on every case of
+ * ../shared/oracles/families (corpus-single, corpus-groups, synthetic-visible), a printer raising
+ * exactly where the engine raises; and the same over text conversations of our own (user,
+ * assistant, system and tool turns). The printers stay only while this holds and the bench
+ * (bench/template.mjs) measures them faster. The API's first turn of these families is the
+ * printer's: the same bytes and errors as the engine's (`renderPrompt` beside `renderWithTemplate`).
+ */
+import { describe, expect, it } from 'vitest';
+import { compileTools, readTools, type CompiledTools } from '../../src/api/compile.js';
+import { renderPrompt } from '../../src/api/render.js';
+import { renderWithTemplate } from '../../src/api/template.js';
+import { readMessages } from '../../src/api/conversation.js';
+import { FAMILY_PRINTERS } from '../../src/emit/families/registry.js';
+import type { FamilyMessage } from '../../src/emit/families/types.js';
+import { firstLoneSurrogate } from '../../src/emit/python/errors.js';
+import { isCompileError } from '../../src/diagnostics.js';
+import { modelFamily } from '../../src/models/families.js';
+import { TEMPLATES, type TemplateName } from '../../src/models/templates/index.js';
+import { FAMILY_SETS } from '../support/families.js';
+import { HAVE_SHARED, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
+
+const DATE = { year: 2025, month: 8, day: 5 };
+
+/** The text, or the error message, of one render. */
+function outcome(run: () => string): { text?: string; error?: string } {
+  try {
+    return { text: run() };
+  } catch (e) {
+    if (isCompileError(e)) return { error: e.message };
+    throw e;
+  }
+}
+
+/** The engine running the family's official template (no printer anywhere on this path). */
+function engine(name: string, tools: CompiledTools, instructions: string | undefined, messages?: readonly FamilyMessage[]): string {
+  const f = modelFamily(name)!;
+  const conversation = messages !== undefined ? readMessages(messages.map((m) => ({ ...m }))).conversation : undefined;
+  return renderWithTemplate({
+    template: { text: TEMPLATES[f.template as TemplateName].text, name: `the ${name} chat template`, special: f.special },
+    tools,
+    ...(instructions !== undefined ? { instructions } : {}),
+    ...(conversation !== undefined ? { conversation } : {}),
+    server: 'transformers',
+    date: DATE,
+    findings: false,
+  }).text;
+}
+
+describe('the kept printers', () => {
+  it('each prints a family whose official template is shipped, and is found by its name', () => {
+    expect(FAMILY_PRINTERS.map((p) => p.name)).toEqual(['mistral-nemo', 'kimi-k2', 'functionary-3.2', 'gemma-4', 'command-r-plus', 'seed-oss']);
+    for (const p of FAMILY_PRINTERS) expect(modelFamily(p.name)?.name).toBe(p.name);
+  });
+});
+
+if (HAVE_SHARED) {
+  describe('kept printers = the engine on every oracle case (first turn)', () => {
+    for (const printer of FAMILY_PRINTERS) {
+      it(`${printer.name}: printer, API and engine agree on every case of every set`, () => {
+        const lines: string[] = [];
+        for (const [set, inputs] of FAMILY_SETS) {
+          const cases = readOracleCases(sharedPath(inputs));
+          let same = 0;
+          let raised = 0;
+          const differ: string[] = [];
+          for (const c of cases) {
+            if (typeof c.raw === 'string') continue;
+            let tools: CompiledTools;
+            try {
+              tools = compileTools(readTools(c.tools));
+            } catch (e) {
+              if (isCompileError(e)) continue; // refused by the reader before any template runs
+              throw e;
+            }
+            const want = outcome(() => engine(printer.name, tools, c.instructions));
+            const printed = outcome(() => printer.prompt(tools.definitions, { date: '2025-08-05', ...(c.instructions !== undefined ? { instructions: c.instructions } : {}) }));
+            const api = outcome(() => renderPrompt({ model: printer.name, tools, date: '2025-08-05', ...(c.instructions !== undefined ? { instructions: c.instructions } : {}) }).text);
+            // the printer raises where the engine raises (a lone surrogate is the caller's to refuse), else the same bytes
+            const printerOk = want.error !== undefined ? printed.error !== undefined || (printed.text !== undefined && firstLoneSurrogate(printed.text) !== undefined) : printed.text === want.text;
+            if (printerOk && api.text === want.text && api.error === want.error) same++;
+            else differ.push(c.id);
+            if (want.error !== undefined) raised++;
+          }
+          lines.push(`fast path ${printer.name} ${set}: ${same}/${same + differ.length} the same as the engine (${raised} raise on both)`);
+          expect(differ, `${printer.name} ${set}`).toEqual([]);
+        }
+        console.log(lines.join('\n'));
+      });
+    }
+  });
+} else {
+  describe('kept printers = the engine on every oracle case (not available)', () => {
+    it('says plainly that the comparison did not run', () => {
+      console.warn(sharedMissingNote('kept printers vs the engine'));
+      expect(HAVE_SHARED).toBe(false);
+    });
+  });
+}
+
+/** Text conversations of our own (no oracle needed): each role, a system message first or later, an empty text. */
+const CONVERSATIONS: readonly (readonly FamilyMessage[])[] = [
+  [{ role: 'user', content: 'hi' }],
+  [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the weather?' }],
+  [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }],
+  [{ role: 'user', content: 'weather?' }, { role: 'assistant', content: 'calling' }, { role: 'tool', content: '{"temp": 21}' }, { role: 'assistant', content: 'It is 21.' }, { role: 'user', content: 'thanks' }],
+  [{ role: 'user', content: '  spaced  ' }, { role: 'assistant', content: '' }, { role: 'user', content: 'again' }],
+  [{ role: 'assistant', content: 'first' }],
+  [{ role: 'user', content: 'x' }, { role: 'system', content: 'late system' }, { role: 'user', content: 'y' }],
+];
+
+const TOOLS = compileTools(readTools(JSON.stringify([
+  { name: 'get_weather', description: 'Weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', default: 1 } }, required: ['city'] } },
+  { name: 'ping', description: 'No arguments.', parameters: { type: 'object', properties: {} } },
+])));
+
+describe('kept printers = the engine over text conversations', () => {
+  for (const printer of FAMILY_PRINTERS) {
+    it(`${printer.name}: ${CONVERSATIONS.length} conversations × with and without tools × with and without instructions`, () => {
+      let same = 0;
+      const differ: string[] = [];
+      for (const [i, messages] of CONVERSATIONS.entries()) {
+        for (const tools of [TOOLS, compileTools(readTools('[]'))]) {
+          for (const instructions of [undefined, 'You are terse.']) {
+            const want = outcome(() => engine(printer.name, tools, instructions, messages));
+            const got = outcome(() => printer.prompt(tools.definitions, { messages, date: '2025-08-05', ...(instructions !== undefined ? { instructions } : {}) }));
+            const ok = want.error !== undefined ? got.error !== undefined : got.text === want.text;
+            if (ok) same++;
+            else differ.push(`conversation ${i}, ${tools.definitions.length} tools, instructions ${instructions !== undefined}`);
+          }
+        }
+      }
+      expect(differ).toEqual([]);
+      expect(same).toBe(CONVERSATIONS.length * 4);
+    });
+  }
+});
