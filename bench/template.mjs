@@ -1,7 +1,7 @@
 // Benchmark of the template engine (not a test): the official chat templates over the 2,000 corpus
 // tools, our engine beside @huggingface/jinja in the same run, and the families beside their
 // hand-written printers. Medians in ms; each pair timed alternately (support.mjs `alternate`).
-//   npm run build && node --expose-gc bench/template.mjs        (BENCH_RUNS=N for more runs)
+//   npm run build && node --expose-gc bench/template.mjs        (BENCH_RUNS=N for more runs; BENCH_PART=families for the families alone)
 //
 // - engine cold: the template compiled and rendered (a fresh text each run, so the compile cache
 //   does not answer); @huggingface/jinja cold: new Template(text) and render.
@@ -67,7 +67,8 @@ function vars(tools) {
 console.log(`template engine vs @huggingface/jinja 0.5.11, ${plainTools.length} corpus tools, first turn, medians of ${RUNS} runs`);
 console.log(`${pad('template', 20)}${pad('tools', 7)}${'ours cold'.padStart(11)}${'hf cold'.padStart(11)}${'ratio'.padStart(8)}${'ours warm'.padStart(11)}${'hf warm'.padStart(11)}${'ratio'.padStart(8)}  hf bytes`);
 const ratios = { cold: [], warm: [] };
-for (const [name, t] of Object.entries(lib.TEMPLATES)) {
+// BENCH_PART=families: the families' table alone
+for (const [name, t] of process.env.BENCH_PART === 'families' ? [] : Object.entries(lib.TEMPLATES)) {
   const ours = lib.compileTemplate(t.text);
   const keep = renderable(ours);
   const ourTools = keep.map((i) => lib.parseJson(JSON.stringify(wrap(plainTools[i]))));
@@ -102,45 +103,54 @@ const former = await (async () => {
   try {
     const base = baselineBuild(root, portsRef);
     const m = await import(pathToFileURL(join(base.dir, 'dist/emit/families/registry.js')).href);
-    return { ports: m.FAMILY_PRINTERS, sha: base.sha };
+    // that build reads its own tools: its values are its own classes
+    const baseLib = await import(pathToFileURL(join(base.dir, 'dist/index.js')).href);
+    return { ports: m.FAMILY_PRINTERS, lib: baseLib, sha: base.sha };
   } catch (e) {
     console.log(`\n(former hand ports not measured: ${String(e.message).split('\n')[0]})`);
     return { ports: [], sha: undefined };
   }
 })();
+// the families' table runs the tsc output (dist/index.js), the module graph the kept printers are in (the
+// bundle has its own copies of the value classes); the former ports run their own build's likewise
 const kept = await import(pathToFileURL(join(root, 'dist/emit/families/registry.js')).href);
+const cur = await import(pathToFileURL(join(root, 'dist/index.js')).href);
 const { firstLoneSurrogate } = await import(pathToFileURL(join(root, 'dist/emit/python/errors.js')).href);
 
 console.log(`\nfamilies: the whole first-turn prompt from compiled tools; "ours" is what renderPrompt runs (the kept printer where there is one, else the engine)${former.sha ? `; former hand ports from ${former.sha.slice(0, 10)}` : ''}`);
 console.log(`${pad('model', 18)}${'engine'.padStart(11)}${'kept'.padStart(11)}${'former port'.padStart(13)}${'former/ours'.padStart(13)}${'cached'.padStart(12)}`);
 const formerRatios = [];
-for (const f of lib.MODEL_FAMILIES) {
+const curCompiled = cur.compileTools(cur.readTools(catalogText));
+for (const f of cur.MODEL_FAMILIES) {
   const printer = kept.familyPrinter(f.name);
   const port = former.ports.find((p) => p.name === f.name);
-  let tools = compiled;
+  let tools = curCompiled;
+  let text = catalogText;
   try {
-    lib.renderPrompt({ model: f.name, tools: compiled, date: '2025-08-05' });
+    cur.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
   } catch {
     // the template raises on some corpus tools: the tools it renders alone
-    tools = lib.compileTools(lib.readTools(JSON.stringify(plainTools.filter((t) => { try { lib.renderPrompt({ model: f.name, tools: [t], date: '2025-08-05' }); return true; } catch { return false; } }))));
+    text = JSON.stringify(plainTools.filter((t) => { try { cur.renderPrompt({ model: f.name, tools: [t], date: '2025-08-05' }); return true; } catch { return false; } }));
+    tools = cur.compileTools(cur.readTools(text));
   }
-  const spec = { text: lib.TEMPLATES[f.template].text, special: f.special };
+  const formerTools = port ? former.lib.compileTools(former.lib.readTools(text)).definitions : undefined;
+  const spec = { text: cur.TEMPLATES[f.template].text, special: f.special };
   // ours as renderPrompt runs it uncached: the text, the lone-surrogate check and the family's findings (a former port did all three too)
   const findings = () => f.findings?.(tools.definitions);
-  const fns = [() => (lib.renderWithTemplate({ template: spec, tools, date: TODAY }), findings())];
+  const fns = [() => (cur.renderWithTemplate({ template: spec, tools, date: TODAY }), findings())];
   if (printer) fns.push(() => (firstLoneSurrogate(printer.prompt(tools.definitions, { date: '2025-08-05' })), findings()));
-  if (port) fns.push(() => port.prompt(tools.definitions, { date: '2025-08-05' }));
+  if (port) fns.push(() => port.prompt(formerTools, { date: '2025-08-05' }));
   const times = await alternate(fns, { runs: RUNS });
   const e = times[0];
   const k = printer ? times[1] : NaN;
   const h = port ? times[printer ? 2 : 1] : NaN;
   const ours = printer ? k : e;
   if (port) formerRatios.push(h / ours);
-  lib.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
+  cur.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
   const xs = [];
   for (let i = 0; i < 200; i++) {
     const t0 = process.hrtime.bigint();
-    lib.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
+    cur.renderPrompt({ model: f.name, tools, date: '2025-08-05' });
     xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   console.log(`${pad(f.name, 18)}${ms(e)}${printer ? ms(k) : '—'.padStart(11)}${port ? `${h.toFixed(2)} ms`.padStart(13) : 'none'.padStart(13)}${port ? `${(h / ours).toFixed(2)}×`.padStart(13) : ''.padStart(13)}${`${median(xs).toFixed(4)} ms`.padStart(12)}`);

@@ -26,9 +26,23 @@ const NEXT = 0;
 const BREAK = 1;
 const CONTINUE = 2;
 type Signal = typeof NEXT | typeof BREAK | typeof CONTINUE;
-/** The output being written. */
+/**
+ * The output being written: its pieces, joined once when it is read (a long prompt built by `+=`
+ * is a rope of thousands of pieces that V8 must flatten later; one join writes it flat).
+ */
 export class Out {
-  s = '';
+  private parts: string[] = [];
+  /** Write a piece. */
+  add(x: string): void {
+    if (x !== '') this.parts.push(x);
+  }
+  /** Everything written so far. */
+  get s(): string {
+    const p = this.parts;
+    if (p.length === 0) return '';
+    if (p.length > 1) this.parts = [p.join('')];
+    return this.parts[0]!;
+  }
 }
 /** A statement compiled. */
 export type Ex = (s: Scope, o: Out) => Signal;
@@ -123,7 +137,7 @@ function compileStmt(st: Stmt, w: Where): Ex {
       const make = compileMacro(null, st.args, st.defaults, st.body);
       const call = compileCall(st.call, w, make);
       return (s, o) => {
-        o.s += pyStr(call(s));
+        o.add(pyStr(call(s)));
         return NEXT;
       };
     }
@@ -135,7 +149,7 @@ function compileStmt(st: Stmt, w: Where): Ex {
         return inner.s;
       });
       return (s, o) => {
-        o.s += pyStr(apply(s));
+        o.add(pyStr(apply(s)));
         return NEXT;
       };
     }
@@ -295,12 +309,12 @@ function compileOutput(nodes: readonly Expr[], w: Where): Ex {
     const p = parts[0];
     if (typeof p === 'string') {
       return (_s, o) => {
-        o.s += p;
+        o.add(p);
         return NEXT;
       };
     }
     return (s, o) => {
-      o.s += text(p(s));
+      o.add(text(p(s)));
       return NEXT;
     };
   }
@@ -311,7 +325,7 @@ function compileOutput(nodes: readonly Expr[], w: Where): Ex {
       const p = parts[i];
       buf += typeof p === 'string' ? p : text(p(s));
     }
-    o.s += buf;
+    o.add(buf);
     return NEXT;
   };
 }
