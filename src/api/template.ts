@@ -95,7 +95,7 @@ export function renderWithTemplate(input: TemplateRenderInput): TemplatePrompt {
   const compiled = compileOrFail(input.template);
   const { messages, pointers, diagnostics: converted, moved } = chatMessages(input);
   const diagnostics: Diagnostic[] = [];
-  const tools: JsonValue = input.tools.definitions.length ? input.tools.definitions.map(wrappedTool) : null;
+  const tools: JsonValue = input.tools.definitions.length ? wrappedTools(input.tools) : null;
   const handed = templateServerInput(
     server,
     { messages, ...(tools !== null ? { tools } : {}), messagePointers: pointers },
@@ -122,6 +122,19 @@ export function renderWithTemplate(input: TemplateRenderInput): TemplatePrompt {
   if (input.conversation !== undefined && input.findings !== false) pushAll(diagnostics, templateFindings((v) => compiled.render(v, input.date !== undefined ? { today: input.date } : {}), vars, text, pointers, labelOf(input.template)));
   // the server and the template read converted messages: their findings point where the input has each field
   return { text, diagnostics: [...converted, ...withInputPointers(diagnostics, moved)] };
+}
+
+/** The tools as a template reads them, `{"type": "function", "function": tool}` each, kept per compiled tool set (the engine's sandbox never changes them, and a server's preprocessing copies them). */
+const WRAPPED = new WeakMap<CompiledTools, JsonValue[]>();
+
+/** The wrapped tools of a compiled tool set, made once. */
+function wrappedTools(c: CompiledTools): JsonValue[] {
+  let w = WRAPPED.get(c);
+  if (w === undefined) {
+    w = c.definitions.map(wrappedTool);
+    WRAPPED.set(c, w);
+  }
+  return w;
 }
 
 /** A marker no template prints by itself, numbered. */
