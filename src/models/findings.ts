@@ -27,41 +27,37 @@ function propertyDescription(t: ToolDefinition, name: string): string {
   return childPointer(childPointer(childPointer(t.parametersPointer, 'properties'), name), 'description');
 }
 
-/** Warnings for a description (and each property description) that holds `"""` where the template pastes it into a `"""` docstring. */
-function docstringFindings(t: ToolDefinition, description: string, property: (spec: JsonValue) => string | undefined, why: string, out: Diagnostic[]): void {
-  if (description.includes('"""')) out.push(unparseable(t, toolFieldPointer(t, 'description'), why));
-  const properties = jinjaItem(t.parameters, 'properties');
-  if (!isJsonObject(properties)) return;
-  for (const [name, spec] of properties) {
-    if (property(spec)?.includes('"""')) out.push(unparseable(t, propertyDescription(t, name), why));
-  }
+/**
+ * The rule of the templates that paste descriptions into a `"""` docstring of a Python stub: the
+ * tool's description as the template prints it, and each property's, holding `"""`.
+ */
+function docstringRule(family: string, description: (d: JsonValue | undefined) => string, property: (spec: JsonValue) => string): FamilyFindings {
+  const why = `${family}'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python`;
+  return (tools) => {
+    const out: Diagnostic[] = [];
+    for (const t of tools) {
+      if (description(t.description).includes('"""')) out.push(unparseable(t, toolFieldPointer(t, 'description'), why));
+      const properties = jinjaItem(t.parameters, 'properties');
+      if (!isJsonObject(properties)) continue;
+      for (const [name, spec] of properties) {
+        if (property(spec).includes('"""')) out.push(unparseable(t, propertyDescription(t, name), why));
+      }
+    }
+    return out;
+  };
 }
 
-/** Command R+: the description and each property's description go into a `"""` docstring of a Python stub. */
-export function commandRPlusFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const why = 'Command R+\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python';
-  for (const t of tools) {
-    docstringFindings(t, jinjaPrint(t.description), (spec) => {
-      const d = jinjaItem(spec, 'description');
-      return typeof d === 'string' ? d : undefined;
-    }, why, out);
-  }
-  return out;
-}
+/** Command R+: the description printed as it is, each property's `description` when it is a string. */
+export const commandRPlusFindings: FamilyFindings = docstringRule('Command R+', jinjaPrint, (spec) => {
+  const d = jinjaItem(spec, 'description');
+  return typeof d === 'string' ? d : '';
+});
 
-/** Seed-OSS: the trimmed description and each property's ` description` go into a `"""` docstring. */
-export function seedOssFindings(tools: readonly ToolDefinition[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const why = 'Seed-OSS\'s template pastes the description into a """ docstring and it holds """: the stub is not valid Python';
-  for (const t of tools) {
-    docstringFindings(t, jinjaTrim(t.description), (spec) => {
-      const d = jinjaItem(spec, 'description');
-      return pyTruthy(d) ? pyStr(d!) : '';
-    }, why, out);
-  }
-  return out;
-}
+/** Seed-OSS: the description trimmed, each property's description when it is truthy. */
+export const seedOssFindings: FamilyFindings = docstringRule('Seed-OSS', jinjaTrim, (spec) => {
+  const d = jinjaItem(spec, 'description');
+  return pyTruthy(d) ? pyStr(d!) : '';
+});
 
 /** Command R7B: the raw name and description break the JSON list where they need escaping. */
 export function commandR7bFindings(tools: readonly ToolDefinition[]): Diagnostic[] {

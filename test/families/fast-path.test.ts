@@ -18,20 +18,10 @@ import { firstLoneSurrogate } from '../../src/emit/python/errors.js';
 import { isCompileError } from '../../src/diagnostics.js';
 import { modelFamily } from '../../src/models/families.js';
 import { TEMPLATES, type TemplateName } from '../../src/models/templates/index.js';
-import { FAMILY_SETS } from '../support/families.js';
+import { FAMILY_SETS, outcome } from '../support/families.js';
 import { HAVE_SHARED, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
 
 const DATE = { year: 2025, month: 8, day: 5 };
-
-/** The text, or the error message, of one render. */
-function outcome(run: () => string): { text?: string; error?: string } {
-  try {
-    return { text: run() };
-  } catch (e) {
-    if (isCompileError(e)) return { error: e.message };
-    throw e;
-  }
-}
 
 /** The engine running the family's official template (no printer anywhere on this path). */
 function engine(name: string, tools: CompiledTools, instructions: string | undefined, messages?: readonly FamilyMessage[]): string {

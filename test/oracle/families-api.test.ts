@@ -9,10 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderPart, renderRequest } from '../../src/api/render.js';
-import { isCompileError } from '../../src/diagnostics.js';
 import { getKey, parseJson, type JsonValue } from '../../src/ir/json.js';
 import { MODEL_FAMILIES, TEMPLATE_OF_BUILTIN } from '../../src/models/families.js';
-import { FAMILY_SETS, NAMELESS, OVERFLOW } from '../support/families.js';
+import { FAMILY_SETS, outcome, NAMELESS, OVERFLOW } from '../support/families.js';
 import { HAVE_SHARED, readJsonlPlain, readOracleCases, sharedMissingNote, sharedPath } from '../support/shared.js';
 
 interface Row {
@@ -39,16 +38,6 @@ const RECURSION_PHASE = "Python's RecursionError text depends on the caller's st
 /** A RecursionError on both sides, worded by another stack depth. */
 function sameRecursion(want: Row, got: { error?: string }): boolean {
   return want.error?.startsWith('RecursionError: maximum recursion depth exceeded') === true && got.error?.includes('RecursionError: maximum recursion depth exceeded') === true;
-}
-
-/** The prompt or the error message of one call. */
-function outcome(run: () => string): { text?: string; error?: string } {
-  try {
-    return { text: run() };
-  } catch (e) {
-    if (isCompileError(e)) return { error: e.message };
-    throw e;
-  }
 }
 
 /** An oracle error (`Type: message`) matches ours when ours quotes it. */

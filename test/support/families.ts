@@ -1,8 +1,19 @@
 /**
  * What the family oracle suites share (test/oracle/families-api.test.ts, test/families/fast-path.test.ts):
  * the three sets of ../shared/oracles/families/ with their inputs, and the reasons of the two
- * divergences every family has through the API.
+ * divergences every family has through the API, and how one render's outcome is taken.
  */
+import { isCompileError } from '../../src/diagnostics.js';
+
+/** The prompt or the error message of one render (a CompileError's message; anything else is thrown). */
+export function outcome(run: () => string): { text?: string; error?: string } {
+  try {
+    return { text: run() };
+  } catch (e) {
+    if (isCompileError(e)) return { error: e.message };
+    throw e;
+  }
+}
 
 /** The three sets, with their inputs (synthetic-visible: only the ids the family's file holds). */
 export const FAMILY_SETS: readonly [name: string, inputs: string][] = [
