@@ -74,6 +74,18 @@ export function pyJsonDumps(v: PyObject, options: PyJsonDumpsOptions = {}): stri
     if (plain.test(x)) out += '"' + x + '"';
     else out += quoteAny(x);
   };
+  let memberLevel = 0;
+  let memberFirst = true;
+  const member = (y: PyObject, k: PyObject): void => {
+    const level = memberLevel;
+    if (!memberFirst) out += sepAt(level + 1);
+    else if (step !== undefined) out += nl(level + 1);
+    memberFirst = false;
+    str(typeof k === 'string' ? k : jsonKey(k));
+    out += key;
+    go(y, level + 1);
+    memberLevel = level;
+  };
   const go = (x: PyObject, level: number): void => {
     if (typeof x === 'string') str(x);
     else if (x === null) out += 'null';
@@ -105,18 +117,16 @@ export function pyJsonDumps(v: PyObject, options: PyJsonDumpsOptions = {}): stri
         return;
       }
       out += '{';
-      let first = true;
-      // forEach: no [key, value] array made per member
-      const member = (y: PyObject, k: PyObject): void => {
-        if (!first) out += sepAt(level + 1);
-        else if (step !== undefined) out += nl(level + 1);
-        first = false;
-        str(typeof k === 'string' ? k : jsonKey(k));
-        out += key;
-        go(y, level + 1);
-      };
+      // one member function for the whole call (forEach: no [key, value] array made per member), its
+      // dict's level and first-member flag set around each dict and put back after it
+      const outerLevel = memberLevel;
+      const outerFirst = memberFirst;
+      memberLevel = level;
+      memberFirst = true;
       if (sortKeys) for (const [k, y] of [...m].sort(([a], [b]) => compareKeys(a, b))) member(y, k);
       else m.forEach(member);
+      memberLevel = outerLevel;
+      memberFirst = outerFirst;
       if (step !== undefined) out += nl(level);
       out += '}';
     } else throw new JinjaError('TypeError', `Object of type ${pyTypeName(x)} is not JSON serializable`);
