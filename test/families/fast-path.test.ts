@@ -40,7 +40,7 @@ function engine(name: string, tools: CompiledTools, instructions: string | undef
 
 describe('the kept printers', () => {
   it('each prints a family whose official template is shipped, and is found by its name', () => {
-    expect(FAMILY_PRINTERS.map((p) => p.name)).toEqual(['mistral-nemo', 'kimi-k2', 'functionary-3.2', 'gemma-4', 'command-r-plus', 'seed-oss']);
+    expect(FAMILY_PRINTERS.map((p) => p.name)).toEqual(['mistral-nemo', 'kimi-k2', 'minimax-m2', 'functionary-3.2', 'gemma-4', 'command-r-plus', 'seed-oss']);
     for (const p of FAMILY_PRINTERS) expect(modelFamily(p.name)?.name).toBe(p.name);
   });
 });
