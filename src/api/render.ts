@@ -214,8 +214,8 @@ function catalogOf(c: CompiledTools, allOptions: CatalogOptions): RenderResult {
       return { text: emitXmlCatalog(c.definitions, dialect), diagnostics: [...c.diagnostics, ...xmlFindings(c.definitions, dialect)] };
     }
     case 'family': {
-      // the span the tools add to the official template's prompt, and the family's own findings
-      const r = templateCatalog(templateInput(c, options, undefined));
+      // the span the tools add to the official template's prompt (rendered by the family's kept printer where it has one), and the family's own findings
+      const r = templateCatalog(templateInput(c, options, undefined), (input) => firstTurnPrinted(input, options) ?? renderWithTemplate(input));
       return { text: r.text, diagnostics: [...c.diagnostics, ...familyFindings(c, options), ...r.diagnostics] };
     }
     case 'template': {
@@ -326,7 +326,7 @@ function familyFindings(c: CompiledTools, options: TargetOptions): readonly Diag
  * caller's, or a printer that raises or prints a lone surrogate: the engine then says the error).
  */
 function firstTurnPrinted(input: TemplateRenderInput, options: PromptOptions): { text: string; diagnostics: readonly Diagnostic[] } | undefined {
-  if (input.conversation !== undefined || input.server !== 'transformers' || options.template !== undefined || targetOf(options) !== 'family') return undefined;
+  if (input.conversation !== undefined || input.server !== 'transformers' || input.noToolsAs === 'empty list' || options.template !== undefined || targetOf(options) !== 'family') return undefined;
   const printer = familyPrinter(resolveFamily(options).family.name);
   if (printer === undefined) return undefined;
   try {

@@ -3,7 +3,7 @@
  * template a user brings (`--template`), over the tools and a whole conversation, as a server
  * hands them to it (transformers: as given; vLLM: after its request preprocessing).
  */
-import { CompileError, type Diagnostic } from '../diagnostics.js';
+import { CompileError, isCompileError, type Diagnostic } from '../diagnostics.js';
 import { templateServerInput, type TemplateServerName } from '../conversation/template-servers.js';
 import { toChatMessages, withInputPointers } from '../conversation/read.js';
 import type { ConversationInput } from '../conversation/types.js';
@@ -48,6 +48,12 @@ export interface TemplateRenderInput {
   readonly date?: PyDate;
   /** Check the prompt against the messages for what the template loses (default true). */
   readonly findings?: boolean;
+  /**
+   * How "no tools" reaches the template: `none` (default: None, as transformers hands it) or
+   * `empty list` (`[]`: what the catalog span falls back to when the template raises on None,
+   * as Command R+'s loop over the tools does).
+   */
+  readonly noToolsAs?: 'none' | 'empty list';
 }
 
 /** A template's prompt and what was noticed. */
@@ -95,7 +101,7 @@ export function renderWithTemplate(input: TemplateRenderInput): TemplatePrompt {
   const compiled = compileOrFail(input.template);
   const { messages, pointers, diagnostics: converted, moved } = chatMessages(input);
   const diagnostics: Diagnostic[] = [];
-  const tools: JsonValue = input.tools.definitions.length ? wrappedTools(input.tools) : null;
+  const tools: JsonValue = input.tools.definitions.length ? wrappedTools(input.tools) : input.noToolsAs === 'empty list' ? [] : null;
   const handed = templateServerInput(
     server,
     { messages, ...(tools !== null ? { tools } : {}), messagePointers: pointers },
@@ -307,11 +313,25 @@ function templateFails(input: TemplateRenderInput, error: JinjaError): CompileEr
  * without them). Where the tools also change other places (Llama 3.1 adds `Environment: ipython`
  * to its system turn), the largest inserted piece is the catalog, and a warning says how many
  * other places change; where no piece was only inserted, the span from the first change to the last.
+ * Where the template raises without tools (None), the prompt without them is rendered with `[]`.
+ * `render` renders one prompt (default: the engine; a family passes its kept first-turn printer, byte-equal to it).
  */
-export function templateCatalog(input: TemplateRenderInput): TemplatePrompt {
+export function templateCatalog(input: TemplateRenderInput, render: (input: TemplateRenderInput) => TemplatePrompt = renderWithTemplate): TemplatePrompt {
   if (input.tools.definitions.length === 0) return { text: '', diagnostics: [] };
-  const withTools = renderWithTemplate(input);
-  const without = renderWithTemplate({ ...input, tools: { ...input.tools, definitions: [], lowered: [], tools: [] } }).text;
+  const withTools = render(input);
+  const noTools: TemplateRenderInput = { ...input, tools: { ...input.tools, definitions: [], lowered: [], tools: [] } };
+  let without: string;
+  try {
+    without = render(noTools).text;
+  } catch (e) {
+    if (!isCompileError(e)) throw e;
+    // a template that raises without tools (it loops over None): the prompt with an empty list of them
+    try {
+      without = render({ ...noTools, noToolsAs: 'empty list' }).text;
+    } catch {
+      throw e;
+    }
+  }
   const a = withTools.text;
   let p = 0;
   while (p < a.length && p < without.length && a[p] === without[p]) p++;

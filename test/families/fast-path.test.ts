@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileTools, readTools, type CompiledTools } from '../../src/api/compile.js';
-import { renderPrompt } from '../../src/api/render.js';
-import { renderWithTemplate } from '../../src/api/template.js';
+import { renderPart, renderPrompt } from '../../src/api/render.js';
+import { renderWithTemplate, templateCatalog } from '../../src/api/template.js';
 import { readMessages } from '../../src/api/conversation.js';
 import { FAMILY_PRINTERS } from '../../src/emit/families/registry.js';
 import type { FamilyMessage } from '../../src/emit/families/types.js';
@@ -101,7 +101,7 @@ const CONVERSATIONS: readonly (readonly FamilyMessage[])[] = [
 ];
 
 const TOOLS = compileTools(readTools(JSON.stringify([
-  { name: 'get_weather', description: 'Weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', default: 1 } }, required: ['city'] } },
+  { name: 'get_weather', description: 'Weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', description: 'Forecast days', default: 1 } }, required: ['city'] } },
   { name: 'ping', description: 'No arguments.', parameters: { type: 'object', properties: {} } },
 ])));
 
@@ -125,4 +125,34 @@ describe('kept printers = the engine over text conversations', () => {
       expect(same).toBe(CONVERSATIONS.length * 4);
     });
   }
+});
+
+describe('kept printers = the engine for the catalog part (the span the tools add)', () => {
+  for (const printer of FAMILY_PRINTERS) {
+    it(`${printer.name}: --part catalog through the printer is the engine's span; the no-tools prompt (the span's other half) is the engine's or both raise`, () => {
+      const f = modelFamily(printer.name)!;
+      const none = compileTools(readTools('[]'));
+      const want = outcome(() => engine(printer.name, none, undefined));
+      const got = outcome(() => printer.prompt([], { date: '2025-08-05' }));
+      if (want.error !== undefined) expect(got.error).toBeDefined();
+      else expect(got.text).toBe(want.text);
+      const span = templateCatalog({ template: { text: TEMPLATES[f.template as TemplateName].text, name: `the ${printer.name} chat template`, special: f.special }, tools: TOOLS, server: 'transformers', date: DATE }).text;
+      expect(span).not.toBe('');
+      // the catalog is the span without instructions (a catalog option does not include them)
+      for (const instructions of [undefined, 'You are terse.']) {
+        expect(renderPart(TOOLS, { model: printer.name, part: 'catalog', date: '2025-08-05', ...(instructions !== undefined ? { instructions } : {}) }).text).toBe(span);
+      }
+    });
+  }
+});
+
+describe('the catalog span of a template that raises without tools', () => {
+  it('is taken against the prompt with an empty list of tools (a loop over None raises, over [] does not)', () => {
+    const template = { text: '{% for t in tools %}[{{ t.function.name }}]{% endfor %}hi' };
+    expect(() => renderPrompt({ template, tools: [] })).toThrow(/'NoneType' object is not iterable/);
+    expect(renderPart(TOOLS, { template, part: 'catalog' }).text).toBe('[get_weather][ping]');
+    // a template that raises on an empty list too: its error, as before
+    const strict = { text: '{% if not tools %}{{ raise_exception("tools needed") }}{% endif %}{% for t in tools %}[{{ t.function.name }}]{% endfor %}' };
+    expect(() => renderPart(TOOLS, { template: strict, part: 'catalog' })).toThrow(/tools needed/);
+  });
 });

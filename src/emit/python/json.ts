@@ -84,7 +84,6 @@ export function pyJsonDumps(v: PyObject, options: PyJsonDumpsOptions = {}): stri
     str(typeof k === 'string' ? k : jsonKey(k));
     out += key;
     go(y, level + 1);
-    memberLevel = level;
   };
   const go = (x: PyObject, level: number): void => {
     if (typeof x === 'string') str(x);
