@@ -7,11 +7,13 @@
  * byte-level for Llama 3, Qwen3, DeepSeek V3 and gpt-oss, with byte fallback for Gemma 3).
  */
 import { BpeModel, BpeModelError, type Vocabulary } from './bpe-model.js';
+import { encodeRun, TRACK_FROM, type Encoding, type LeadingSplit, type Run } from './incremental.js';
 import {
   AddedTokenMatcher,
   buildNormalizer,
   byteLevelBytes,
   buildPreTokenizer,
+  leadingSplit,
   PipelineError,
   readAddedTokens,
   type AddedToken,
@@ -19,6 +21,7 @@ import {
   type Piece,
   type PreTokenizer,
 } from './pipeline.js';
+import { Readahead } from './readahead.js';
 
 /** Why a `tokenizer.json` cannot be read: `unsupported` (a part this project does not implement) or `invalid` (a broken file). */
 export class TokenizerFileError extends Error {
@@ -46,6 +49,7 @@ export class HfTokenizer {
   private readonly decoding: Decoding;
   private readonly vocabulary: ObjectVocabulary;
   private readonly surfaces = new Map<number, Uint8Array>();
+  private readonly split: LeadingSplit | undefined;
 
   private constructor(json: Record<string, unknown>) {
     const model = json.model;
@@ -64,6 +68,8 @@ export class HfTokenizer {
     try {
       this.normalize = buildNormalizer(json.normalizer);
       this.preTokenize = buildPreTokenizer(json.pre_tokenizer);
+      const lead = leadingSplit(json.pre_tokenizer);
+      this.split = lead && { ...lead, reach: Readahead.of(lead.re) };
       this.addedTokens = readAddedTokens(json.added_tokens);
     } catch (e) {
       if (e instanceof PipelineError) throw new TokenizerFileError(e.kind, e.message);
@@ -109,6 +115,91 @@ export class HfTokenizer {
       }
     }
     return out;
+  }
+
+  /**
+   * The ids of a text with its runs kept (incremental.ts); with `base` (an earlier text's
+   * encoding), what did not change is taken from it: the same ids as encode(text).
+   */
+  encodeKept(text: string, base?: Encoding): Encoding {
+    const items: (number | Run)[] = [];
+    const parts: (Int32Array | number)[] = [];
+    const baseRuns = base ? base.items.filter((x): x is Run => typeof x !== 'number') : [];
+    let byText: Map<string, Run> | undefined;
+    const same = (t: string, first: boolean): Run | undefined => {
+      if (baseRuns.length === 0) return undefined;
+      if (byText === undefined) {
+        byText = new Map();
+        for (const r of baseRuns) if (!r.first && !byText.has(r.text)) byText.set(r.text, r);
+      }
+      if (first) return baseRuns.find((r) => r.first && r.text === t);
+      return byText.get(t);
+    };
+    const runs: { text: string; first: boolean }[] = [];
+    const order: (number | { text: string; first: boolean })[] = [];
+    for (const seg of this.rawMatcher.split(text)) {
+      if ('id' in seg) {
+        order.push(seg.id);
+        continue;
+      }
+      const normalized = this.normalize(seg.text);
+      let firstPiece = seg.start === 0;
+      for (const sub of this.normalizedMatcher.split(normalized)) {
+        if ('id' in sub) order.push(sub.id);
+        else {
+          const r = { text: sub.text, first: firstPiece && sub.start === 0 };
+          runs.push(r);
+          order.push(r);
+        }
+        firstPiece = false;
+      }
+    }
+    let k = 0;
+    let encoded = 0;
+    try {
+      for (const x of order) {
+        if (typeof x === 'number') {
+          items.push(x);
+          parts.push(x);
+          continue;
+        }
+        const index = k++;
+        let run = same(x.text, x.first);
+        if (run === undefined) {
+          if (this.split !== undefined && x.text.length >= TRACK_FROM) {
+            // the run it replaces: the one at its place counted from the start, else from the end
+            const near = baseRuns[index] ?? baseRuns[baseRuns.length - (runs.length - index)];
+            run = encodeRun(x.text, x.first, this.split, (word, out) => this.model.tokenize(word, out), near);
+            encoded += run.made ?? 0;
+          } else {
+            encoded++;
+            const out: number[] = [];
+            this.flush([{ text: x.text, first: x.first }], out);
+            run = { text: x.text, first: x.first, ids: Int32Array.from(out) };
+          }
+        }
+        items.push(run);
+        parts.push(run.ids);
+      }
+    } catch (e) {
+      if (e instanceof BpeModelError) throw new TokenizerFileError('invalid', e.message);
+      throw e;
+    }
+    // one array of the runs' ids and the added tokens' (each run's copied at once)
+    let total = 0;
+    for (const p of parts) total += typeof p === 'number' ? 1 : p.length;
+    const ids = parts.length === 1 && typeof parts[0] !== 'number' ? (parts[0] as Int32Array) : new Int32Array(total);
+    if (ids !== parts[0]) {
+      let at = 0;
+      for (const p of parts) {
+        if (typeof p === 'number') ids[at++] = p;
+        else {
+          ids.set(p, at);
+          at += p.length;
+        }
+      }
+    }
+    return { text, ids, items, encoded };
   }
 
   /** Pre-tokenize and encode the waiting pieces. */

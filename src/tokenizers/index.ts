@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CompileError } from '../diagnostics.js';
 import { GPT_OSS_TOKENIZER } from './gpt-oss.js';
 import { HfTokenizer, TokenizerFileError } from './hf.js';
+import type { Encoding } from './incremental.js';
 import { findCachedTokenizer, hubCacheDir, isModelId, type HubCacheOptions } from './hub.js';
 import { placeTokens, type TokenSpans } from './spans.js';
 
@@ -93,18 +94,45 @@ function fileTokenizer(hf: HfTokenizer, name: string, path: string | undefined, 
     }
   };
   // a catalog counted again (count, spans: the same text, as a compiled tool set's print cache hands
-  // back the same string) is not encoded again: the last few long texts' ids are kept (encode always
-  // encodes) (a Map of strings: a string's
-  // hash is computed once and kept on it, so the look-up of the same string costs no rescan)
-  const kept = new Map<string, readonly number[]>();
-  const ids = (text: string): readonly number[] => {
-    if (text.length < KEEP_FROM) return hf.encode(text);
+  // back the same string) is not encoded again: the last few long texts' encodings are kept (a Map
+  // of strings: a string's hash is computed once and kept on it, so the look-up of the same string
+  // costs no rescan); a text not kept is encoded beside the last one used (a catalog with a tool
+  // changed: what did not change is taken from it, incremental.ts). encode always encodes afresh.
+  const kept = new Map<string, Encoding>();
+  let keptChars = 0;
+  const keptEncoding = (text: string): Encoding => {
     const hit = kept.get(text);
-    if (hit !== undefined) return hit;
-    const made = Object.freeze(hf.encode(text));
+    if (hit !== undefined) {
+      kept.delete(text);
+      kept.set(text, hit);
+      return hit;
+    }
+    let base: Encoding | undefined;
+    for (const e of kept.values()) base = e; // the last used
+    const made = hf.encodeKept(text, base);
     kept.set(text, made);
-    if (kept.size > KEEP_TEXTS) kept.delete(kept.keys().next().value as string);
+    keptChars += text.length;
+    while (kept.size > KEEP_TEXTS || (kept.size > 1 && keptChars > KEEP_CHARS)) {
+      const oldest = kept.keys().next().value as string;
+      kept.delete(oldest);
+      keptChars -= oldest.length;
+    }
     return made;
+  };
+  const ids = (text: string): ArrayLike<number> => (text.length < KEEP_FROM ? hf.encode(text) : keptEncoding(text).ids);
+  // a kept text's spans are kept with it (frozen: every caller gets the same lists)
+  const keptSpans = new WeakMap<Encoding, TokenSpans>();
+  const spans = (text: string): TokenSpans => {
+    const place = (list: ArrayLike<number>) => placeTokens(text, Array.from(list, (id) => hf.surface(id)));
+    if (text.length < KEEP_FROM) return place(hf.encode(text));
+    const e = keptEncoding(text);
+    let s = keptSpans.get(e);
+    if (s === undefined) {
+      const made = place(e.ids);
+      s = Object.freeze({ starts: Object.freeze(made.starts), counts: Object.freeze(made.counts) });
+      keptSpans.set(e, s);
+    }
+    return s;
   };
   return Object.freeze({
     name,
@@ -114,14 +142,15 @@ function fileTokenizer(hf: HfTokenizer, name: string, path: string | undefined, 
     encode: (text: string) => wrap(() => hf.encode(text)),
     count: (text: string) => wrap(() => ids(text).length),
     tokenId: (spelling: string) => hf.tokenId(spelling),
-    spans: (text: string) => wrap(() => placeTokens(text, ids(text).map((id) => hf.surface(id)))),
+    spans: (text: string) => wrap(() => spans(text)),
   });
 }
 
 /** Texts at least this long have their ids kept for the next count of the same text. */
 const KEEP_FROM = 4096;
-/** How many such texts a tokenizer keeps (the most recent). */
+/** How many such texts a tokenizer keeps (the most recently used), and how many characters in all (the last one is kept whatever its length). */
 const KEEP_TEXTS = 16;
+const KEEP_CHARS = 8_000_000;
 
 /** Parse a `tokenizer.json`'s bytes or text; `where` names it in errors. */
 function parseTokenizer(bytes: Uint8Array | string, where: string, path: string | undefined, name: string): Tokenizer {

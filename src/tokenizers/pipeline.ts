@@ -228,6 +228,8 @@ export function buildNormalizer(v: Json, where = 'normalizer'): Normalizer {
     case 'Replace': {
       const p = pattern(v.pattern, where);
       const content = str(v, 'content', where);
+      // a string pattern: its non-overlapping occurrences, left to right (split and join: no `$` patterns)
+      if (p.kind === 'string') return p.s === '' ? (t) => t : (t) => t.split(p.s).join(content);
       return (t) => {
         if (t === '') return t;
         let s = '';
@@ -383,6 +385,23 @@ export function buildPreTokenizer(v: Json, where = 'pre_tokenizer'): PreTokenize
   }
 }
 
+/**
+ * When a pre-tokenizer starts with a Split by a regular expression that keeps matches and the text
+ * between them as pieces (`Isolated`, not inverted: every byte-level file of this project's models),
+ * that pattern and the rest of the pre-tokenizer (run on each piece the split makes): the pieces can
+ * then be made again for a changed part of a text alone (incremental.ts). Undefined otherwise.
+ */
+export function leadingSplit(v: Json): { readonly re: RegExp; readonly rest: PreTokenizer } | undefined {
+  if (!isObject(v)) return undefined;
+  const steps = v.type === 'Sequence' && Array.isArray(v.pretokenizers) ? (v.pretokenizers as Json[]) : [v];
+  const head = steps[0];
+  if (!isObject(head) || head.type !== 'Split' || head.behavior !== 'Isolated' || bool(head, 'invert', false)) return undefined;
+  const p = pattern(head.pattern, 'pre_tokenizer');
+  if (p.kind !== 'regex') return undefined;
+  const rest = steps.slice(1).map((s, k) => buildPreTokenizer(s, `pre_tokenizer.pretokenizers[${k + 1}]`));
+  return { re: p.re, rest: (pieces) => rest.reduce<Piece[]>((acc, f) => f(acc), [...pieces]) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Added tokens (added_vocabulary.rs)
 
@@ -412,6 +431,8 @@ const WORD_AFTER = /^[\p{Alphabetic}\p{N}]/u;
 /** Leftmost-longest matching of a set of added tokens (the crate's Aho-Corasick, MatchKind::LeftmostLongest). */
 export class AddedTokenMatcher {
   private readonly root: TrieNode = { next: new Map(), token: undefined };
+  /** 1 for each UTF-16 unit some spelling starts with: the others are passed over without a look-up. */
+  private readonly starts = new Uint8Array(65536);
   readonly size: number;
 
   constructor(tokens: readonly { readonly spelling: string; readonly token: AddedToken }[]) {
@@ -428,6 +449,7 @@ export class AddedTokenMatcher {
         }
         node = n;
       }
+      this.starts[spelling.charCodeAt(0)] = 1;
       // two tokens with one spelling: the first pattern wins in the crate's automaton
       if (!node.token) {
         node.token = token;
@@ -444,7 +466,12 @@ export class AddedTokenMatcher {
     let from = 0; // the end of the last token split out (start_offset)
     let i = 0;
     const root = this.root;
+    const starts = this.starts;
     while (i < text.length) {
+      if (starts[text.charCodeAt(i)] === 0) {
+        i++;
+        continue;
+      }
       let node = root.next.get(text.charCodeAt(i));
       if (!node) {
         i++;
