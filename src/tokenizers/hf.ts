@@ -135,7 +135,7 @@ export class HfTokenizer {
       if (first) return baseRuns.find((r) => r.first && r.text === t);
       return byText.get(t);
     };
-    const runs: { text: string; first: boolean }[] = [];
+    let runs = 0;
     const order: (number | { text: string; first: boolean })[] = [];
     for (const seg of this.rawMatcher.split(text)) {
       if ('id' in seg) {
@@ -147,9 +147,8 @@ export class HfTokenizer {
       for (const sub of this.normalizedMatcher.split(normalized)) {
         if ('id' in sub) order.push(sub.id);
         else {
-          const r = { text: sub.text, first: firstPiece && sub.start === 0 };
-          runs.push(r);
-          order.push(r);
+          order.push({ text: sub.text, first: firstPiece && sub.start === 0 });
+          runs++;
         }
         firstPiece = false;
       }
@@ -168,7 +167,7 @@ export class HfTokenizer {
         if (run === undefined) {
           if (this.split !== undefined && x.text.length >= TRACK_FROM) {
             // the run it replaces: the one at its place counted from the start, else from the end
-            const near = baseRuns[index] ?? baseRuns[baseRuns.length - (runs.length - index)];
+            const near = baseRuns[index] ?? baseRuns[baseRuns.length - (runs - index)];
             run = encodeRun(x.text, x.first, this.split, (word, out) => this.model.tokenize(word, out), near);
             encoded += run.made ?? 0;
           } else {
